@@ -1,0 +1,53 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { HealthController, MessagingModule } from '@exchange/service-kit';
+import { AdminController } from './admin/admin.controller';
+import { AdminEventsService } from './admin/admin-events.service';
+import { EventWriter } from './admin/event-writer';
+import { CATALOG_ENV, type CatalogEnv } from './config';
+import { DemoLoader } from './demo/demo-loader.service';
+import { EventQueriesService } from './events/event-queries.service';
+import { EventRepository } from './events/event.repository';
+import { EventsController } from './events/events.controller';
+import { ImportService } from './import/import.service';
+import { MarketQueriesService } from './markets/market-queries.service';
+import { MarketRepository } from './markets/market.repository';
+import { MarketsController } from './markets/markets.controller';
+import { CatalogOutbox } from './outbox/catalog-outbox';
+import { PrismaService } from './prisma/prisma.service';
+import { SearchController } from './search/search.controller';
+import { SearchService } from './search/search.service';
+import { SiteRepository } from './sites/site.repository';
+import { SitesService } from './sites/sites.service';
+import { TagRepository } from './tags/tag.repository';
+import { TagsController } from './tags/tags.controller';
+import { TagsService } from './tags/tags.service';
+
+@Module({})
+export class CatalogModule {
+  static forRoot(env: CatalogEnv): DynamicModule {
+    return {
+      module: CatalogModule,
+      imports: [MessagingModule.forRoot(env, 'catalog')],
+      controllers: [HealthController, EventsController, MarketsController, TagsController, SearchController, AdminController],
+      providers: [
+        { provide: CATALOG_ENV, useValue: env },
+        PrismaService,
+        CatalogOutbox,
+        EventRepository,
+        MarketRepository,
+        TagRepository,
+        SiteRepository,
+        SitesService,
+        EventQueriesService,
+        MarketQueriesService,
+        TagsService,
+        SearchService,
+        EventWriter,
+        AdminEventsService,
+        ImportService,
+        DemoLoader,
+      ],
+      exports: [ImportService],
+    };
+  }
+}

@@ -1,0 +1,38 @@
+import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
+import { NestFactory } from '@nestjs/core';
+import { describeIssues, importRequest } from '@exchange/contracts';
+import { JsonLogger } from '@exchange/service-kit';
+import { CatalogModule } from './catalog.module';
+import { loadCatalogEnv } from './config';
+import { ImportService } from './import/import.service';
+
+const USAGE = 'usage: node dist/import-cli.js <upstream-events.json> [--sites=site-a,0xCreator...]';
+
+/** Imports a file of upstream catalog events straight into the catalog database (no gateway needed). */
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const file = args.find((a) => !a.startsWith('--'));
+  if (!file) throw new Error(USAGE);
+  const sites = args.find((a) => a.startsWith('--sites='))?.slice('--sites='.length).split(',').filter(Boolean) ?? [];
+  const content: unknown = JSON.parse(readFileSync(file, 'utf8'));
+  const events = Array.isArray(content) ? content : (content as { events?: unknown }).events;
+  const request = importRequest.safeParse({ events, sites });
+  if (!request.success) throw new Error(`${file}: ${describeIssues(request.error)}`);
+
+  const env = loadCatalogEnv({ ...process.env, DEMO_DATA: 'false' });
+  const app = await NestFactory.createApplicationContext(CatalogModule.forRoot(env), {
+    logger: new JsonLogger('catalog-import', env.LOG_LEVEL),
+  });
+  try {
+    const report = await app.get(ImportService).import(request.data);
+    process.stdout.write(JSON.stringify(report.ok ? report.data : report.body, null, 2) + '\n');
+  } finally {
+    await app.close();
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,169 @@
+import { z } from 'zod';
+import { CONDITION_ID_PATTERN, createEventInput, describeIssues, TICK_SIZES, TOKEN_ID_PATTERN } from '@exchange/contracts';
+import type { NewEvent } from '../admin/new-event';
+
+const text = z.string().nullish();
+const flag = z.boolean().nullish();
+
+const upstreamTag = z.object({ label: text, slug: text });
+const upstreamSeries = z.object({
+  slug: z.string(),
+  title: z.string(),
+  ticker: text,
+  seriesType: text,
+  recurrence: text,
+  image: text,
+  icon: text,
+});
+const upstreamMarket = z.object({
+  question: z.string(),
+  slug: z.string(),
+  conditionId: z.string().regex(CONDITION_ID_PATTERN, 'conditionId must be 0x + 64 hex'),
+  description: text,
+  resolutionSource: text,
+  image: text,
+  icon: text,
+  startDate: text,
+  endDate: text,
+  outcomes: z.string(),
+  clobTokenIds: z.string(),
+  orderPriceMinTickSize: z.number().nullish(),
+  orderMinSize: z.number().nullish(),
+  negRisk: flag,
+  active: flag,
+  closed: flag,
+  archived: flag,
+  acceptingOrders: flag,
+  feeSchedule: z
+    .object({ rate: z.number(), exponent: z.number().nullish(), takerOnly: flag, rebateRate: z.number().nullish() })
+    .nullish(),
+});
+const upstreamEvent = z.object({
+  id: z.union([z.string(), z.number()]),
+  slug: z.string(),
+  title: z.string(),
+  ticker: text,
+  description: text,
+  resolutionSource: text,
+  image: text,
+  icon: text,
+  category: text,
+  startDate: text,
+  endDate: text,
+  active: flag,
+  closed: flag,
+  archived: flag,
+  tags: z.array(upstreamTag).nullish(),
+  series: z.array(upstreamSeries).nullish(),
+  eventMetadata: z.record(z.string(), z.unknown()).nullish(),
+  markets: z.array(upstreamMarket).min(1, 'an event needs markets'),
+});
+
+const CATEGORIES = ['politics', 'sports', 'crypto', 'finance', 'culture', 'mentions', 'weather', 'economics', 'tech'];
+
+/** Upstream dates come as ISO 8601, with fractions, or as "YYYY-MM-DD hh:mm:ss+00". */
+export function normalizeDate(value: string | null | undefined): string | undefined {
+  if (!value) return undefined;
+  const date = new Date(value.trim().replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00'));
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+function jsonPair(value: string, name: string): [string, string] {
+  const parsed: unknown = JSON.parse(value);
+  if (!Array.isArray(parsed) || parsed.length !== 2 || !parsed.every((v) => typeof v === 'string')) {
+    throw new Error(`${name} must be a JSON array of two strings`);
+  }
+  return [parsed[0], parsed[1]];
+}
+
+export type MappedEvent = { event: NewEvent } | { skip: string };
+
+/**
+ * One upstream catalog event (as the upstream GET /events returns it) to an event of this exchange. The
+ * upstream condition and token ids become the mirror ids; local ids are derived as for any market.
+ */
+export function mapUpstreamEvent(raw: unknown, sites: string[]): MappedEvent {
+  const parsed = upstreamEvent.safeParse(raw);
+  if (!parsed.success) return { skip: describeIssues(parsed.error) };
+  const e = parsed.data;
+  try {
+    const markets = e.markets.map((m) => {
+      const tickSize = TICK_SIZES.find((t) => Number(t) === (m.orderPriceMinTickSize ?? 0.01));
+      if (!tickSize) throw new Error(`market ${m.slug}: unsupported tick size ${m.orderPriceMinTickSize}`);
+      const tokens = jsonPair(m.clobTokenIds, 'clobTokenIds');
+      if (!tokens.every((t) => TOKEN_ID_PATTERN.test(t))) throw new Error(`market ${m.slug}: token ids must be decimal`);
+      return {
+        input: {
+          question: m.question,
+          slug: m.slug,
+          outcomes: jsonPair(m.outcomes, 'outcomes'),
+          tickSize,
+          minOrderSize: String(m.orderMinSize ?? 5),
+          negRisk: m.negRisk ?? false,
+          description: m.description ?? '',
+          resolutionSource: m.resolutionSource ?? '',
+          image: m.image ?? '',
+          icon: m.icon ?? '',
+          startDate: normalizeDate(m.startDate),
+          endDate: normalizeDate(m.endDate),
+          feeSchedule: m.feeSchedule
+            ? {
+                rate: m.feeSchedule.rate,
+                exponent: m.feeSchedule.exponent ?? 1,
+                takerOnly: m.feeSchedule.takerOnly ?? true,
+                rebateRate: m.feeSchedule.rebateRate ?? 0,
+              }
+            : undefined,
+        },
+        mirrorConditionId: m.conditionId.toLowerCase(),
+        mirrorTokenIds: tokens,
+        flags: { active: m.active ?? true, closed: m.closed ?? false, archived: m.archived ?? false, acceptingOrders: m.acceptingOrders ?? true },
+      };
+    });
+    const tagNames = (e.tags ?? []).map((t) => t.slug || t.label).filter((t): t is string => !!t);
+    const first = e.series?.[0];
+    const candidate = createEventInput.safeParse({
+      title: e.title,
+      slug: e.slug,
+      description: e.description ?? '',
+      endDate: normalizeDate(e.endDate) ?? markets.map((m) => m.input.endDate).find((d) => d),
+      startDate: normalizeDate(e.startDate),
+      ticker: e.ticker ?? undefined,
+      resolutionSource: e.resolutionSource ?? '',
+      image: e.image ?? '',
+      icon: e.icon ?? '',
+      tags: tagNames,
+      category: e.category?.toLowerCase() ?? tagNames.find((t) => CATEGORIES.includes(t)),
+      series: first
+        ? {
+            slug: first.slug,
+            title: first.title,
+            ticker: first.ticker ?? undefined,
+            seriesType: first.seriesType ?? 'single',
+            recurrence: first.recurrence ?? '',
+            image: first.image ?? '',
+            icon: first.icon ?? '',
+          }
+        : undefined,
+      sites,
+      eventMetadata: e.eventMetadata ?? {},
+      markets: markets.map((m) => m.input),
+    });
+    if (!candidate.success) return { skip: describeIssues(candidate.error) };
+    return {
+      event: {
+        ...candidate.data,
+        mirrorId: String(e.id),
+        flags: { active: e.active ?? true, closed: e.closed ?? false, archived: e.archived ?? false },
+        markets: candidate.data.markets.map((m, i) => ({
+          ...m,
+          mirrorConditionId: markets[i]!.mirrorConditionId,
+          mirrorTokenIds: markets[i]!.mirrorTokenIds,
+          flags: markets[i]!.flags,
+        })),
+      },
+    };
+  } catch (error) {
+    return { skip: error instanceof Error ? error.message : String(error) };
+  }
+}

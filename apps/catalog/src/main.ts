@@ -1,0 +1,14 @@
+import 'reflect-metadata';
+import { bootstrapService } from '@exchange/service-kit';
+import { CatalogModule } from './catalog.module';
+import { loadCatalogEnv } from './config';
+
+async function main(): Promise<void> {
+  const env = loadCatalogEnv();
+  await bootstrapService({ name: 'catalog', module: CatalogModule.forRoot(env), env, healthPort: env.HEALTH_PORT });
+}
+
+main().catch((error) => {
+  process.stderr.write(`catalog failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,139 @@
+import type { CatalogEvent, MarketSnapshot } from '@exchange/contracts';
+import { readStream } from '@exchange/testing';
+import { aMarket, anEvent, SITE_A, uniqueSlug } from '../support/builders';
+import { startCatalog, type CatalogUnderTest } from '../support/catalog-harness';
+
+async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 5_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('operator writes (real PostgreSQL, NATS and JetStream)', () => {
+  let catalog: CatalogUnderTest;
+
+  beforeAll(async () => {
+    catalog = await startCatalog();
+    await catalog.data('catalog.admin.sites.create.v1', SITE_A);
+  });
+  afterAll(() => catalog.stop());
+
+  const marketEvents = async (conditionId: string) =>
+    (await readStream(catalog.prefix, 'CATALOG')).filter(
+      (m) => m.subject.startsWith('catalog.evt.market.') && (m.data as MarketSnapshot).conditionId === conditionId,
+    );
+
+  it('creates an event with its markets, derived ids, tags, series and sites, and publishes it', async () => {
+    const seriesSlug = uniqueSlug('weekly');
+    const body = anEvent({
+      tags: ['Sports', 'nba'],
+      category: 'sports',
+      series: { slug: seriesSlug, title: 'Weekly games', recurrence: 'weekly' },
+      sites: ['site-a'],
+      eventMetadata: { league: 'NBA' },
+      markets: [
+        aMarket({ tickSize: '0.001', minOrderSize: '10', negRisk: true, feeSchedule: { rate: 0.03, exponent: 1, takerOnly: true, rebateRate: 0.25 } }),
+        aMarket({ negRisk: true, outcomes: ['Lakers', 'Celtics'] }),
+      ],
+    });
+    const event = await catalog.data('catalog.admin.events.create.v1', { body });
+
+    expect(event.slug).toBe(body.slug);
+    expect(event.tags.map((t) => t.slug)).toEqual(['sports', 'nba']);
+    expect(event.series.map((s) => [s.slug, s.recurrence])).toEqual([[seriesSlug, 'weekly']]);
+    expect(event.eventMetadata).toEqual({ league: 'NBA' });
+    for (const market of event.markets) {
+      expect(market.conditionId).toMatch(/^0x[0-9a-f]{64}$/);
+      expect(JSON.parse(market.clobTokenIds)).toEqual([expect.stringMatching(/^\d+$/), expect.stringMatching(/^\d+$/)]);
+      expect(market.mirrorConditionId).toBe('');
+      expect(market.mirrorClobTokenIds).toBe('[]');
+    }
+    expect(JSON.parse(event.markets[1]!.outcomes)).toEqual(['Lakers', 'Celtics']);
+
+    const [published] = await until(async () => {
+      const found = await marketEvents(event.markets[0]!.conditionId);
+      return found.length ? found : undefined;
+    });
+    expect(published!.subject).toBe('catalog.evt.market.created.v1');
+    expect(published!.data).toMatchObject({
+      slug: body.markets[0]!.slug,
+      tokenIds: JSON.parse(event.markets[0]!.clobTokenIds),
+      tickSizeUnits: 1_000,
+      minOrderSizeUnits: 10_000_000,
+      negRisk: true,
+      negRiskMarketId: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      feeSchedule: { ratePpm: 30_000, exponent: 1, takerOnly: true, rebateRatePpm: 250_000 },
+      acceptingOrders: true,
+      category: 'sports',
+      sites: ['site-a'],
+    });
+  });
+
+  it('refuses taken slugs, unknown sites and unknown series, and writes nothing', async () => {
+    const first = await catalog.data('catalog.admin.events.create.v1', { body: anEvent() });
+    const again = await catalog.request('catalog.admin.events.create.v1', { body: anEvent({ slug: first.slug }) });
+    expect(again).toMatchObject({ status: 409, body: { code: 'conflict' } });
+
+    const takenMarket = await catalog.request('catalog.admin.events.create.v1', {
+      body: anEvent({ markets: [aMarket({ slug: first.markets[0]!.slug })] }),
+    });
+    expect(takenMarket).toMatchObject({ status: 409 });
+
+    const newTag = uniqueSlug('never-kept');
+    const site = await catalog.request('catalog.admin.events.create.v1', { body: anEvent({ tags: [newTag], sites: ['nowhere'] }) });
+    expect(site).toMatchObject({ status: 404, body: { code: 'site_not_found' } });
+    const series = await catalog.request('catalog.admin.events.create.v1', { body: anEvent({ tags: [newTag], series: 'no-series' }) });
+    expect(series).toMatchObject({ status: 404, body: { code: 'series_not_found' } });
+    const tags = await catalog.data('catalog.tags.list.v1', { limit: 500 });
+    expect(tags.map((t) => t.slug)).not.toContain(newTag);
+
+    const twice = await catalog.request('catalog.admin.events.create.v1', {
+      body: anEvent({ markets: [aMarket({ slug: 'same-slug-twice' }), aMarket({ slug: 'same-slug-twice' })] }),
+    });
+    expect(twice).toMatchObject({ status: 400 });
+  });
+
+  it('closing an event closes its markets and publishes the change', async () => {
+    const event: CatalogEvent = await catalog.data('catalog.admin.events.create.v1', { body: anEvent({ markets: [aMarket(), aMarket()] }) });
+    const closed = await catalog.data('catalog.admin.events.patch.v1', { id: event.id, body: { closed: true } });
+    expect(closed.closed).toBe(true);
+    expect(closed.markets.map((m) => m.closed)).toEqual([true, true]);
+
+    const reopened = await catalog.data('catalog.admin.events.patch.v1', { id: event.id, body: { closed: false } });
+    expect(reopened.closed).toBe(false);
+    expect(reopened.markets.map((m) => m.closed)).toEqual([true, true]);
+
+    const updates = await until(async () => {
+      const found = (await marketEvents(event.markets[0]!.conditionId)).filter((m) => m.subject === 'catalog.evt.market.updated.v1');
+      return found.length ? found : undefined;
+    });
+    expect(updates[0]!.data).toMatchObject({ closed: true, acceptingOrders: false });
+    expect(await catalog.request('catalog.admin.events.patch.v1', { id: 987_654, body: { closed: true } })).toMatchObject({ status: 404 });
+  });
+
+  it('changes one market by id or condition id', async () => {
+    const event = await catalog.data('catalog.admin.events.create.v1', { body: anEvent() });
+    const market = event.markets[0]!;
+    const paused = await catalog.data('catalog.admin.markets.patch.v1', { id: market.conditionId, body: { acceptingOrders: false } });
+    expect(paused.active).toBe(true);
+    const archived = await catalog.data('catalog.admin.markets.patch.v1', { id: market.id, body: { archived: true } });
+    expect(archived.archived).toBe(true);
+    const snapshots = await until(async () => {
+      const found = await marketEvents(market.conditionId);
+      return found.length === 3 ? found : undefined;
+    });
+    expect(snapshots.map((s) => (s.data as MarketSnapshot).acceptingOrders)).toEqual([true, false, false]);
+    expect(snapshots.map((s) => s.seq)).toEqual([...snapshots.map((s) => s.seq)].sort((a, b) => a - b));
+    expect(await catalog.request('catalog.admin.markets.patch.v1', { id: '424242', body: { closed: true } })).toMatchObject({ status: 404 });
+  });
+
+  it('refuses a second site with the same id or creator', async () => {
+    expect(await catalog.request('catalog.admin.sites.create.v1', SITE_A)).toMatchObject({ status: 409 });
+    const sites = await catalog.data('catalog.admin.sites.list.v1', {});
+    expect(sites).toEqual([{ ...SITE_A, createdAt: expect.any(String) }]);
+  });
+});

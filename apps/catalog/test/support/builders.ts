@@ -1,0 +1,34 @@
+import { randomBytes } from 'node:crypto';
+import { toChecksumAddress } from '@exchange/chain';
+
+/** Unique slugs per test, so that tests share a database without seeing each other's rows. */
+export function uniqueSlug(base: string): string {
+  return `${base}-${randomBytes(3).toString('hex')}`;
+}
+
+export function aMarket(overrides: Record<string, unknown> = {}) {
+  return {
+    question: 'Will it happen?',
+    slug: uniqueSlug('will-it-happen'),
+    outcomes: ['Yes', 'No'],
+    tickSize: '0.01',
+    minOrderSize: '5',
+    negRisk: false,
+    ...overrides,
+  };
+}
+
+export function anEvent(overrides: Record<string, unknown> = {}) {
+  return {
+    title: 'An event',
+    slug: uniqueSlug('an-event'),
+    description: 'What it is about.',
+    endDate: '2027-06-30T12:00:00Z',
+    tags: ['Testing'],
+    markets: [aMarket()],
+    ...overrides,
+  };
+}
+
+export const SITE_A = { id: 'site-a', name: 'Site A', creatorAddress: toChecksumAddress(`0x${'a1'.repeat(20)}`) };
+export const SITE_B = { id: 'site-b', name: 'Site B', creatorAddress: toChecksumAddress(`0x${'b2'.repeat(20)}`) };

@@ -1,0 +1,60 @@
+import path from 'node:path';
+import { connect, type NatsConnection } from 'nats';
+import type { INestApplication } from '@nestjs/common';
+import { type Reply, type RpcRequestInput, type RpcResponse, type RpcSubject } from '@exchange/contracts';
+import { bootstrapService, createTestDatabase, dropDatabase, RpcClient } from '@exchange/service-kit';
+import { deleteStreams, TEST_NATS_URL, testPrefix } from '@exchange/testing';
+import { CatalogModule } from '../../src/catalog.module';
+import { loadCatalogEnv } from '../../src/config';
+
+export interface CatalogUnderTest {
+  prefix: string;
+  databaseUrl: string;
+  nc: NatsConnection;
+  request<S extends RpcSubject>(subject: S, payload: RpcRequestInput<S>): Promise<Reply<RpcResponse<S>>>;
+  /** The data of a successful reply; fails the test otherwise. */
+  data<S extends RpcSubject>(subject: S, payload: RpcRequestInput<S>): Promise<RpcResponse<S>>;
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** The catalog service in this process, on a fresh database and its own NATS prefix. */
+export async function startCatalog(options: { demo?: boolean } = {}): Promise<CatalogUnderTest> {
+  const prefix = testPrefix('cat');
+  const databaseUrl = await createTestDatabase(path.join(__dirname, '../..'), 'catalog');
+  const env = loadCatalogEnv({
+    DATABASE_URL: databaseUrl,
+    NATS_URL: TEST_NATS_URL,
+    NATS_PREFIX: prefix,
+    HEALTH_PORT: '0',
+    DEMO_DATA: options.demo ? 'true' : 'false',
+    LOG_LEVEL: 'warn',
+  });
+  const boot = () => bootstrapService({ name: 'catalog', module: CatalogModule.forRoot(env), env, healthPort: 0 });
+  let app: INestApplication = await boot();
+  const nc = await connect({ servers: TEST_NATS_URL });
+  const rpc = new RpcClient(nc, prefix, 10_000);
+  const request = <S extends RpcSubject>(subject: S, payload: RpcRequestInput<S>) => rpc.request(subject, payload);
+  return {
+    prefix,
+    databaseUrl,
+    nc,
+    request,
+    async data(subject, payload) {
+      const reply = await request(subject, payload);
+      if (!reply.ok) throw new Error(`${subject} failed: ${JSON.stringify(reply)}`);
+      return reply.data;
+    },
+    async restart() {
+      await app.close();
+      app = await boot();
+    },
+    async stop() {
+      await app.close();
+      await nc.close();
+      await dropDatabase(databaseUrl);
+      await deleteStreams(prefix);
+    },
+  };
+}
+

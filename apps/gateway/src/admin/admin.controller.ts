@@ -1,0 +1,44 @@
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
+import { Forwarder } from '../http/forwarder.service';
+import { AdminTokenGuard } from './admin-token.guard';
+
+/** The operator API: catalog writes and imports. */
+@Controller('admin')
+@UseGuards(AdminTokenGuard)
+export class AdminController {
+  constructor(private readonly forward: Forwarder) {}
+
+  @Post('events')
+  @HttpCode(201)
+  createEvent(@Body() body: unknown) {
+    return this.forward.send('catalog.admin.events.create.v1', { body });
+  }
+
+  @Patch('events/:id')
+  patchEvent(@Param('id') id: string, @Body() body: unknown) {
+    return this.forward.send('catalog.admin.events.patch.v1', { id, body });
+  }
+
+  @Patch('markets/:id')
+  patchMarket(@Param('id') id: string, @Body() body: unknown) {
+    return this.forward.send('catalog.admin.markets.patch.v1', { id, body });
+  }
+
+  /** Body: the upstream events array itself (sites in `?sites=a,b`), or `{ events, sites }`. */
+  @Post('import')
+  import(@Body() body: unknown, @Query('sites') sites?: string) {
+    const request = Array.isArray(body) ? { events: body, sites: sites ? sites.split(',') : [] } : body;
+    return this.forward.send('catalog.admin.import.v1', request);
+  }
+
+  @Post('sites')
+  @HttpCode(201)
+  createSite(@Body() body: unknown) {
+    return this.forward.send('catalog.admin.sites.create.v1', body);
+  }
+
+  @Get('sites')
+  listSites() {
+    return this.forward.send('catalog.admin.sites.list.v1', {});
+  }
+}

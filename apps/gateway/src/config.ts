@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { baseEnvSchema, parseEnv } from '@exchange/service-kit';
+
+const port = z.coerce.number().int().min(0).max(65535);
+
+export const gatewayEnvSchema = baseEnvSchema.extend({
+  /** The combined surface: every route, with the /markets/{id} rule of the README. */
+  PORT: port.default(8080),
+  CATALOG_PORT: port.default(8081),
+  CLOB_PORT: port.default(8082),
+  DATA_PORT: port.default(8083),
+  HOST: z.string().default('0.0.0.0'),
+  ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters'),
+  /** Largest request body accepted, in bytes (imports of upstream catalog files are the big ones). */
+  BODY_LIMIT: z.coerce.number().int().min(1024).default(20 * 1024 * 1024),
+  ACCESS_LOG: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+});
+export type GatewayEnv = z.output<typeof gatewayEnvSchema>;
+
+export const GATEWAY_ENV = Symbol('GATEWAY_ENV');
+
+export function loadGatewayEnv(env: NodeJS.ProcessEnv = process.env): GatewayEnv {
+  return parseEnv(gatewayEnvSchema, env);
+}

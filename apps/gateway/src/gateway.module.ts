@@ -1,0 +1,44 @@
+import { Module, type DynamicModule, type Type } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { RpcClient } from '@exchange/service-kit';
+import { AdminController } from './admin/admin.controller';
+import { AdminTokenGuard } from './admin/admin-token.guard';
+import { EventsController } from './catalog/events.controller';
+import { MarketsController } from './catalog/markets.controller';
+import { TagsController } from './catalog/tags.controller';
+import { GATEWAY_ENV, type GatewayEnv } from './config';
+import { HealthController } from './health/health.controller';
+import { ErrorBodyFilter } from './http/error-body.filter';
+import { Forwarder } from './http/forwarder.service';
+import { SURFACE, type Surface } from './surfaces';
+
+/** Which controllers each surface serves; the combined surface serves them all. */
+const CONTROLLERS: Record<Exclude<Surface, 'combined'>, Type<unknown>[]> = {
+  catalog: [EventsController, MarketsController, TagsController, AdminController],
+  clob: [MarketsController],
+  data: [],
+};
+
+export function controllersOf(surface: Surface): Type<unknown>[] {
+  const lists = surface === 'combined' ? Object.values(CONTROLLERS) : [CONTROLLERS[surface]];
+  return [HealthController, ...new Set(lists.flat())];
+}
+
+/** One HTTP application per surface; all of them share the process's NATS connection. */
+@Module({})
+export class GatewayModule {
+  static forSurface(surface: Surface, env: GatewayEnv, rpc: RpcClient): DynamicModule {
+    return {
+      module: GatewayModule,
+      controllers: controllersOf(surface),
+      providers: [
+        { provide: SURFACE, useValue: surface },
+        { provide: GATEWAY_ENV, useValue: env },
+        { provide: RpcClient, useValue: rpc },
+        { provide: APP_FILTER, useClass: ErrorBodyFilter },
+        Forwarder,
+        AdminTokenGuard,
+      ],
+    };
+  }
+}

@@ -1,0 +1,62 @@
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { connect, type NatsConnection } from 'nats';
+import { JsonLogger, RpcClient } from '@exchange/service-kit';
+import type { GatewayEnv } from './config';
+import { GatewayModule } from './gateway.module';
+import { requestIdOf, setUpFastify } from './http/fastify-setup';
+import type { Surface } from './surfaces';
+
+export interface RunningGateway {
+  /** Bound port per surface (useful when ports were 0). */
+  ports: Record<Surface, number>;
+  close(): Promise<void>;
+}
+
+async function startSurface(surface: Surface, port: number, env: GatewayEnv, rpc: RpcClient, logger: JsonLogger) {
+  const adapter = new FastifyAdapter({
+    bodyLimit: env.BODY_LIMIT,
+    genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => requestIdOf(request.headers['x-request-id']),
+    return503OnClosing: true,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forSurface(surface, env, rpc), adapter, {
+    logger,
+  });
+  // After init, so that this error handler replaces the one Nest installs there.
+  await app.init();
+  setUpFastify(app.getHttpAdapter().getInstance(), (line) => {
+    if (env.ACCESS_LOG) logger.log({ surface, ...line }, 'access');
+  });
+  await app.listen(port, env.HOST);
+  const address = app.getHttpServer().address();
+  return { app, port: typeof address === 'object' && address ? address.port : port };
+}
+
+/** Starts the four surfaces on one NATS connection. */
+export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
+  const logger = new JsonLogger('gateway', env.LOG_LEVEL);
+  const nc: NatsConnection = await connect({ servers: env.NATS_URL, name: 'gateway', maxReconnectAttempts: -1 });
+  const rpc = new RpcClient(nc, env.NATS_PREFIX, env.RPC_TIMEOUT_MS);
+  const wanted: [Surface, number][] = [
+    ['combined', env.PORT],
+    ['catalog', env.CATALOG_PORT],
+    ['clob', env.CLOB_PORT],
+    ['data', env.DATA_PORT],
+  ];
+  const apps: INestApplication[] = [];
+  const ports = {} as Record<Surface, number>;
+  for (const [surface, port] of wanted) {
+    const started = await startSurface(surface, port, env, rpc, logger);
+    apps.push(started.app);
+    ports[surface] = started.port;
+  }
+  logger.log(`gateway is up: ${wanted.map(([s]) => `${s} :${ports[s]}`).join(', ')}`);
+  return {
+    ports,
+    async close() {
+      await Promise.all(apps.map((app) => app.close()));
+      await nc.drain();
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { requestContext } from '@exchange/service-kit';
+import { sendFailure, toFailure } from './error-body.filter';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** A caller's x-request-id is kept when it looks sane, otherwise a new one is made. */
+export function requestIdOf(header: string | string[] | undefined): string {
+  return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
+}
+
+/**
+ * Request id in an async context for the whole request (so that it reaches NATS headers and log
+ * lines), echoed in the response, an access log line per request, and the error body for errors
+ * raised by Fastify before a route handler runs.
+ */
+export function setUpFastify(fastify: FastifyInstance, accessLog: (line: Record<string, unknown>) => void): void {
+  fastify.addHook('onRequest', (request, reply, done) => {
+    void reply.header('x-request-id', request.id);
+    requestContext.run({ requestId: request.id }, done);
+  });
+  fastify.addHook('onResponse', (request, reply, done) => {
+    accessLog({
+      method: request.method,
+      url: request.url,
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime * 100) / 100,
+    });
+    done();
+  });
+  fastify.setErrorHandler((error, _request, reply) => sendFailure(reply, toFailure(error)));
+}

@@ -1,0 +1,148 @@
+import { connect, type NatsConnection } from 'nats';
+import { deleteStreams, TEST_NATS_URL, testPrefix } from '@exchange/testing';
+import { loadGatewayEnv } from '../../src/config';
+import { startGateway, type RunningGateway } from '../../src/gateway';
+
+const ADMIN_TOKEN = 'gateway-edge-test-admin-token';
+
+/**
+ * The gateway alone, on real NATS, with no service behind its prefix: what it answers by itself
+ * (health, bounds, auth, errors, request ids) and how it reports a missing service.
+ */
+describe('gateway edge (real NATS, no services)', () => {
+  let gateway: RunningGateway;
+  let base: string;
+  let prefix: string;
+  let nc: NatsConnection;
+
+  beforeAll(async () => {
+    prefix = testPrefix('gw');
+    gateway = await startGateway(
+      loadGatewayEnv({
+        PORT: '0',
+        CATALOG_PORT: '0',
+        CLOB_PORT: '0',
+        DATA_PORT: '0',
+        HOST: '127.0.0.1',
+        NATS_URL: TEST_NATS_URL,
+        NATS_PREFIX: prefix,
+        ADMIN_TOKEN,
+        LOG_LEVEL: 'error',
+        RPC_TIMEOUT_MS: '2000',
+      }),
+    );
+    base = `http://127.0.0.1:${gateway.ports.combined}`;
+    nc = await connect({ servers: TEST_NATS_URL });
+  });
+
+  afterAll(async () => {
+    await gateway.close();
+    await nc.close();
+    await deleteStreams(prefix);
+  });
+
+  const get = (path: string, init?: RequestInit) => fetch(base + path, init);
+
+  it('answers health on / and /ok on every port', async () => {
+    for (const port of Object.values(gateway.ports)) {
+      for (const path of ['/', '/ok']) {
+        const response = await fetch(`http://127.0.0.1:${port}${path}`);
+        expect(response.status).toBe(200);
+        expect(await response.text()).toBe('OK');
+      }
+    }
+  });
+
+  it.each([
+    '/events?limit=0',
+    '/events?limit=101',
+    '/events?limit=abc',
+    '/events?offset=-1',
+    '/events?active=maybe',
+    '/events?ascending=1',
+    '/events?order=secret',
+    '/events?tag_id=x',
+    '/events?limit=1&limit=2',
+    '/events?creator=%20bad%20',
+    '/events/abc',
+    '/events/0',
+    '/events/12?creator=**',
+    '/markets/not-an-id',
+    '/markets/0x1234',
+    '/tags?limit=0',
+    '/public-search',
+    '/public-search?q=',
+  ])('GET %s is a 400 with the error body', async (path) => {
+    const response = await get(path);
+    expect(response.status).toBe(400);
+    const body = await response.json();
+    expect(body).toEqual({ error: expect.any(String), code: 'invalid_request' });
+    expect(body.error.length).toBeGreaterThan(3);
+  });
+
+  it('answers 404 with the error body for an unknown route', async () => {
+    const response = await get('/no/such/route');
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: 'no such route', code: 'route_not_found' });
+  });
+
+  it('does not serve catalog routes on the data port', async () => {
+    const response = await fetch(`http://127.0.0.1:${gateway.ports.data}/events`);
+    expect(response.status).toBe(404);
+  });
+
+  it('answers 503 with retry_after_seconds at once when no service answers', async () => {
+    const started = Date.now();
+    const response = await get('/events');
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('1');
+    expect(await response.json()).toEqual({ error: expect.any(String), code: 'service_unavailable', retry_after_seconds: 1 });
+    expect(Date.now() - started).toBeLessThan(1_500);
+  });
+
+  it('refuses the operator API without the bearer token', async () => {
+    for (const authorization of [undefined, 'Bearer wrong', `bearer ${ADMIN_TOKEN}`, ADMIN_TOKEN]) {
+      const response = await get('/admin/events', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+        body: '{}',
+      });
+      expect(response.status).toBe(401);
+      expect(await response.json()).toMatchObject({ code: 'unauthorized' });
+    }
+  });
+
+  it('answers malformed bodies with 400 and the error body', async () => {
+    const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const broken = await get('/admin/events', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"title":' });
+    expect(broken.status).toBe(400);
+    expect(await broken.json()).toEqual({ error: 'request body is not valid JSON', code: 'invalid_json' });
+
+    const invalid = await get('/admin/events', {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'x', slug: 'Not A Slug', markets: [] }),
+    });
+    expect(invalid.status).toBe(400);
+    expect(await invalid.json()).toMatchObject({ code: 'invalid_request' });
+
+    const patch = await get('/admin/markets/abc', { method: 'PATCH', headers: { ...auth, 'content-type': 'application/json' }, body: '{"closed":true}' });
+    expect(patch.status).toBe(400);
+  });
+
+  it('carries the request id into the response and onto NATS', async () => {
+    const seen = new Promise<string | undefined>((resolve) => {
+      const sub = nc.subscribe(`${prefix}.catalog.events.list.v1`, {
+        max: 1,
+        callback: (_err, msg) => {
+          resolve(msg.headers?.get('x-request-id'));
+          sub.unsubscribe();
+        },
+      });
+    });
+    await nc.flush();
+    const response = await get('/events', { headers: { 'x-request-id': 'trace-me-42' } });
+    expect(response.headers.get('x-request-id')).toBe('trace-me-42');
+    expect(await seen).toBe('trace-me-42');
+  });
+});

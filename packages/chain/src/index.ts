@@ -1,0 +1,2 @@
+export * from './keccak';
+export * from './address';

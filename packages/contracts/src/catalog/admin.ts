@@ -1,0 +1,139 @@
+import { z } from 'zod';
+import { addressSchema, creatorSchema, SITE_ID_PATTERN, slugSchema } from '../common/identifiers';
+import { parseUnits } from '../common/decimal';
+import { INT32_MAX } from '../common/query';
+
+/** Tick sizes the exchange supports (UPSTREAM.md, rounding table). */
+export const TICK_SIZES = ['0.1', '0.01', '0.005', '0.0025', '0.001', '0.0001'] as const;
+export type TickSize = (typeof TICK_SIZES)[number];
+
+const isoDate = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' });
+
+/** A fraction between 0 and 1 with at most 6 decimals, given as a number or a decimal string. */
+const fraction = (name: string) =>
+  z
+    .union([z.number(), z.string()])
+    .transform((v, ctx) => {
+      const text = typeof v === 'number' ? v.toFixed(6) : v;
+      const units = parseUnits(text);
+      if (units === null || units > 1_000_000 || (typeof v === 'number' && Math.abs(units / 1e6 - v) > 1e-9)) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be between 0 and 1 with at most 6 decimals` });
+        return z.NEVER;
+      }
+      return units;
+    });
+
+export const feeScheduleInput = z.object({
+  rate: fraction('feeSchedule.rate'),
+  exponent: z.number().int().min(0).max(8).default(1),
+  takerOnly: z.boolean().default(true),
+  rebateRate: fraction('feeSchedule.rebateRate').default(0),
+});
+
+const minOrderSize = z
+  .string()
+  .transform((v, ctx) => {
+    const units = parseUnits(v);
+    if (units === null || units <= 0 || units % 10_000 !== 0 || units > 1_000_000 * 1_000_000) {
+      ctx.addIssue({ code: 'custom', message: 'minOrderSize must be a positive number of shares with at most 2 decimals' });
+      return z.NEVER;
+    }
+    return units;
+  });
+
+const text = (name: string, max: number) => z.string().max(max, `${name} must be at most ${max} characters`);
+
+export const createMarketInput = z.object({
+  question: text('question', 500).min(1),
+  slug: slugSchema,
+  outcomes: z.tuple([text('outcome', 100).min(1), text('outcome', 100).min(1)]).default(['Yes', 'No']),
+  tickSize: z.enum(TICK_SIZES, { error: `tickSize must be one of ${TICK_SIZES.join(', ')}` }).default('0.01'),
+  minOrderSize: minOrderSize.default(5_000_000),
+  negRisk: z.boolean().default(false),
+  description: text('description', 20_000).default(''),
+  resolutionSource: text('resolutionSource', 2_000).default(''),
+  image: text('image', 2_000).default(''),
+  icon: text('icon', 2_000).default(''),
+  startDate: isoDate.optional(),
+  endDate: isoDate.optional(),
+  feeSchedule: feeScheduleInput.optional(),
+});
+export type CreateMarketInput = z.output<typeof createMarketInput>;
+
+const seriesInput = z.union([
+  slugSchema,
+  z.object({
+    slug: slugSchema,
+    title: text('series.title', 300).min(1),
+    ticker: text('series.ticker', 200).optional(),
+    seriesType: text('series.seriesType', 100).default('single'),
+    recurrence: text('series.recurrence', 100).default(''),
+    image: text('series.image', 2_000).default(''),
+    icon: text('series.icon', 2_000).default(''),
+  }),
+]);
+export type SeriesInput = z.output<typeof seriesInput>;
+
+export const createEventInput = z.object({
+  title: text('title', 500).min(1),
+  slug: slugSchema,
+  description: text('description', 20_000),
+  endDate: isoDate,
+  startDate: isoDate.optional(),
+  ticker: text('ticker', 200).optional(),
+  resolutionSource: text('resolutionSource', 2_000).default(''),
+  image: text('image', 2_000).default(''),
+  icon: text('icon', 2_000).default(''),
+  tags: z.array(text('tag', 100).min(1)).max(20).default([]),
+  /** The event's category tag (politics, sports, ...); also used by the leaderboard. */
+  category: text('category', 100).optional(),
+  series: seriesInput.optional(),
+  sites: z.array(creatorSchema).max(50).default([]),
+  eventMetadata: z.record(z.string(), z.unknown()).default({}),
+  markets: z.array(createMarketInput).min(1, 'an event needs at least one market').max(100),
+});
+export type CreateEventInput = z.output<typeof createEventInput>;
+
+const flagsPatch = {
+  active: z.boolean().optional(),
+  closed: z.boolean().optional(),
+  archived: z.boolean().optional(),
+};
+
+const atLeastOne = (v: Record<string, unknown>) => Object.values(v).some((x) => x !== undefined);
+
+export const patchEventInput = z
+  .object(flagsPatch)
+  .strict()
+  .refine(atLeastOne, 'give at least one of active, closed, archived');
+
+export const patchMarketInput = z
+  .object({ ...flagsPatch, acceptingOrders: z.boolean().optional() })
+  .strict()
+  .refine(atLeastOne, 'give at least one of active, closed, archived, acceptingOrders');
+
+const idParam = z.union([z.number(), z.string().regex(/^\d{1,10}$/, 'id must be a positive integer').transform(Number)])
+  .pipe(z.number().int().min(1).max(INT32_MAX));
+
+export const createEventRequest = z.object({ body: createEventInput });
+export const patchEventRequest = z.object({ id: idParam, body: patchEventInput });
+export const patchMarketRequest = z.object({
+  id: z.union([idParam, z.string().regex(/^0x[0-9a-fA-F]{64}$/)], { error: 'id must be a numeric market id or a condition id' }),
+  body: patchMarketInput,
+});
+export type PatchEventRequest = z.output<typeof patchEventRequest>;
+export type PatchMarketRequest = z.output<typeof patchMarketRequest>;
+
+export const createSiteRequest = z.object({
+  id: z.string().regex(SITE_ID_PATTERN, 'id must be lowercase letters, digits and dashes (at most 63)'),
+  name: text('name', 200).min(1),
+  creatorAddress: addressSchema,
+});
+export type CreateSiteRequest = z.output<typeof createSiteRequest>;
+
+/** Upstream events as GET /events of the upstream catalog returns them; checked loosely, field by field. */
+export const importRequest = z.object({
+  events: z.array(z.record(z.string(), z.unknown())).min(1).max(1_000),
+  sites: z.array(creatorSchema).max(50).default([]),
+});
+export type ImportRequest = z.output<typeof importRequest>;

@@ -1,0 +1,31 @@
+import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import type { BaseEnv } from '../config';
+import { JsonLogger } from '../logging/json-logger';
+import { PrefixedNatsServer } from '../nats/prefixed-nats-server';
+
+export interface ServiceOptions {
+  name: string;
+  module: Type<unknown> | DynamicModule;
+  env: BaseEnv;
+  /** HTTP port of /healthz for probes; 0 picks a free one (tests). */
+  healthPort: number;
+}
+
+/**
+ * Starts a NATS microservice (queue group = service name) next to a tiny HTTP server for health probes.
+ */
+export async function bootstrapService(options: ServiceOptions): Promise<INestApplication> {
+  const logger = new JsonLogger(options.name, options.env.LOG_LEVEL);
+  const app = await NestFactory.create(options.module, new FastifyAdapter(), { logger, bufferLogs: false });
+  app.connectMicroservice(
+    { strategy: new PrefixedNatsServer({ servers: options.env.NATS_URL, prefix: options.env.NATS_PREFIX, queue: options.name }) },
+    { inheritAppConfig: true },
+  );
+  app.enableShutdownHooks();
+  await app.startAllMicroservices();
+  await app.listen(options.healthPort, '0.0.0.0');
+  logger.log(`${options.name} is up (health on :${options.healthPort})`);
+  return app;
+}

@@ -1,0 +1,71 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { Client } from 'pg';
+
+/** The server-level database used to create and drop service databases. */
+function adminUrl(databaseUrl: string): string {
+  const url = new URL(databaseUrl);
+  url.pathname = '/postgres';
+  return url.toString();
+}
+
+function databaseName(databaseUrl: string): string {
+  const name = decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
+  if (!/^[a-z0-9_]{1,63}$/.test(name)) throw new Error(`unexpected database name "${name}"`);
+  return name;
+}
+
+async function withAdmin<T>(databaseUrl: string, work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: adminUrl(databaseUrl) });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Creates the database named in the URL when it does not exist yet. */
+export async function ensureDatabase(databaseUrl: string): Promise<void> {
+  const name = databaseName(databaseUrl);
+  await withAdmin(databaseUrl, async (client) => {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE "${name}"`);
+  });
+}
+
+export async function dropDatabase(databaseUrl: string): Promise<void> {
+  const name = databaseName(databaseUrl);
+  await withAdmin(databaseUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+}
+
+/** Applies a service's Prisma migrations with the offline WebAssembly engine (ENVIRONMENT.md). */
+export async function migrateDatabase(serviceDir: string, databaseUrl: string): Promise<void> {
+  const cli = require.resolve('prisma/build/index.js', { paths: [serviceDir] });
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, 'migrate', 'deploy'], {
+      cwd: serviceDir,
+      env: { ...process.env, DATABASE_URL: databaseUrl, PRISMA_HIDE_UPDATE_MESSAGE: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`prisma migrate deploy failed in ${serviceDir}:\n${output}`)),
+    );
+  });
+}
+
+/** A fresh, migrated database with a random name, for one test run. */
+export async function createTestDatabase(serviceDir: string, label: string): Promise<string> {
+  const base = process.env.DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+  const url = new URL(base);
+  url.pathname = `/test_${label}_${randomBytes(5).toString('hex')}`;
+  const databaseUrl = url.toString();
+  await ensureDatabase(databaseUrl);
+  await migrateDatabase(path.resolve(serviceDir), databaseUrl);
+  return databaseUrl;
+}

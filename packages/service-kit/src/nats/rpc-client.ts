@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import { headers as natsHeaders, JSONCodec, type NatsConnection, type NatsError } from 'nats';
+import {
+  fail,
+  RPC_HEADERS,
+  type Reply,
+  type RpcRequestInput,
+  type RpcResponse,
+  type RpcSubject,
+} from '@exchange/contracts';
+import { currentRequestId } from '../logging/request-context';
+import { prefixed } from './subjects';
+
+const codec = JSONCodec();
+const SCHEMA_VERSION = '1';
+
+interface NestResponsePacket<T> {
+  response?: T;
+  err?: unknown;
+}
+
+/**
+ * Typed request/reply over NATS, speaking the wire format of the Nest NATS transport. It uses the
+ * connection's shared reply inbox (one subscription for all requests), and NATS's no-responders
+ * signal, so that a missing service is reported at once instead of after the timeout.
+ */
+export class RpcClient {
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly prefix: string,
+    private readonly timeoutMs: number,
+  ) {}
+
+  async request<S extends RpcSubject>(subject: S, payload: RpcRequestInput<S>): Promise<Reply<RpcResponse<S>>> {
+    const headers = natsHeaders();
+    headers.set(RPC_HEADERS.requestId, currentRequestId() ?? randomUUID());
+    headers.set(RPC_HEADERS.schemaVersion, SCHEMA_VERSION);
+    const packet = { pattern: subject, data: payload, id: randomUUID() };
+    try {
+      const msg = await this.nc.request(prefixed(this.prefix, subject), codec.encode(packet), {
+        timeout: this.timeoutMs,
+        headers,
+      });
+      const decoded = codec.decode(msg.data) as NestResponsePacket<Reply<RpcResponse<S>>>;
+      if (decoded.err !== undefined || decoded.response === undefined) {
+        return fail('internal_error', 'the service could not answer the request');
+      }
+      return decoded.response;
+    } catch (error) {
+      const code = (error as NatsError).code;
+      if (code === '503') return fail('service_unavailable', `no service is answering ${subject}`, 1);
+      if (code === 'TIMEOUT') return fail('service_unavailable', `${subject} timed out`, 1);
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,38 @@
+import { Logger } from '@nestjs/common';
+import { MessagePattern } from '@nestjs/microservices';
+import {
+  describeIssues,
+  fail,
+  rpcContract,
+  type Reply,
+  type RpcRequest,
+  type RpcResponse,
+  type RpcSubject,
+} from '@exchange/contracts';
+
+type Handler<S extends RpcSubject> = (request: RpcRequest<S>) => Promise<Reply<RpcResponse<S>>>;
+
+const logger = new Logger('RpcRoute');
+
+/**
+ * Binds a controller method to a contract subject: the payload is validated against the contract's
+ * schema on receipt (400 on failure) and an unexpected exception becomes a logged 500 reply instead of
+ * a transport error, so the gateway always receives a Reply.
+ */
+export function RpcRoute<S extends RpcSubject>(subject: S) {
+  return (target: object, key: string | symbol, descriptor: TypedPropertyDescriptor<Handler<S>>) => {
+    const original = descriptor.value!;
+    const schema = rpcContract[subject].request;
+    descriptor.value = async function (this: unknown, payload: unknown) {
+      const parsed = schema.safeParse(payload);
+      if (!parsed.success) return fail('invalid_request', describeIssues(parsed.error));
+      try {
+        return await original.call(this, parsed.data as RpcRequest<S>);
+      } catch (error) {
+        logger.error(error instanceof Error ? error : String(error), `${subject} failed`);
+        return fail('internal_error', 'internal error');
+      }
+    } as Handler<S>;
+    MessagePattern(subject)(target, key, descriptor);
+  };
+}
