@@ -8,6 +8,5 @@ if ! command -v pnpm >/dev/null 2>&1; then
   npm install -g pnpm@10.34.9 >/dev/null
 fi
 pnpm install --frozen-lockfile
-# prisma generate does not connect, but the CLI needs the datasource variable to be set.
-DATABASE_URL="${DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/unused}" pnpm -r --if-present run generate
+
 pnpm run build

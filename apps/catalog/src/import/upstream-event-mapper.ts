@@ -64,7 +64,8 @@ const CATEGORIES = ['politics', 'sports', 'crypto', 'finance', 'culture', 'menti
 /** Upstream dates come as ISO 8601, with fractions, or as "YYYY-MM-DD hh:mm:ss+00". */
 export function normalizeDate(value: string | null | undefined): string | undefined {
   if (!value) return undefined;
-  const date = new Date(value.trim().replace(' ', 'T').replace(/([+-]\d{2})$/, '$1:00'));
+  // "+00" is not an offset JavaScript reads; "+00:00" is.
+  const date = new Date(value.trim().replace(' ', 'T').replace(/(T[\d:.]+[+-]\d{2})$/, '$1:00'));
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 

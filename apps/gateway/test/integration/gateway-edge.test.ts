@@ -75,7 +75,7 @@ describe('gateway edge (real NATS, no services)', () => {
   ])('GET %s is a 400 with the error body', async (path) => {
     const response = await get(path);
     expect(response.status).toBe(400);
-    const body = await response.json();
+    const body = (await response.json()) as { error: string };
     expect(body).toEqual({ error: expect.any(String), code: 'invalid_request' });
     expect(body.error.length).toBeGreaterThan(3);
   });

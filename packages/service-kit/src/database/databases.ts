@@ -40,22 +40,39 @@ export async function dropDatabase(databaseUrl: string): Promise<void> {
   await withAdmin(databaseUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
 }
 
-/** Applies a service's Prisma migrations with the offline WebAssembly engine (ENVIRONMENT.md). */
+/** What `prisma migrate deploy` prints once every migration is applied. */
+const MIGRATED = /All migrations have been successfully applied|No pending migrations to apply/;
+
+/**
+ * Applies a service's Prisma migrations with the offline WebAssembly engine (ENVIRONMENT.md). The
+ * engine leaves a 10 s timer running after it is done, so the CLI is stopped once it reports success
+ * instead of waiting for it to exit by itself.
+ */
 export async function migrateDatabase(serviceDir: string, databaseUrl: string): Promise<void> {
   const cli = require.resolve('prisma/build/index.js', { paths: [serviceDir] });
   await new Promise<void>((resolve, reject) => {
     const child = spawn(process.execPath, [cli, 'migrate', 'deploy'], {
       cwd: serviceDir,
-      env: { ...process.env, DATABASE_URL: databaseUrl, PRISMA_HIDE_UPDATE_MESSAGE: '1' },
+      env: { ...process.env, DATABASE_URL: databaseUrl, CHECKPOINT_DISABLE: '1', PRISMA_HIDE_UPDATE_MESSAGE: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
-    child.stdout.on('data', (d) => (output += d));
+    let done = false;
+    child.stdout.on('data', (d) => {
+      output += d;
+      if (!done && MIGRATED.test(output)) {
+        done = true;
+        child.kill('SIGTERM');
+        resolve();
+      }
+    });
     child.stderr.on('data', (d) => (output += d));
     child.on('error', reject);
-    child.on('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`prisma migrate deploy failed in ${serviceDir}:\n${output}`)),
-    );
+    child.on('exit', (code) => {
+      if (done) return;
+      if (code === 0) resolve();
+      else reject(new Error(`prisma migrate deploy failed in ${serviceDir}:\n${output}`));
+    });
   });
 }
 

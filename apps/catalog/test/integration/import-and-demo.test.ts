@@ -1,0 +1,83 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { readStream } from '@exchange/testing';
+import { demoEvents, demoSites } from '../../src/demo/demo-catalog';
+import { startCatalog, type CatalogUnderTest } from '../support/catalog-harness';
+
+const fixture: { slug: string; markets: { conditionId: string; clobTokenIds: string }[] }[] = JSON.parse(
+  readFileSync(path.join(__dirname, '../fixtures/upstream-events.json'), 'utf8'),
+);
+
+describe('upstream import and demo catalog (real PostgreSQL and NATS)', () => {
+  let catalog: CatalogUnderTest;
+
+  beforeAll(async () => {
+    catalog = await startCatalog({ demo: true });
+  });
+  afterAll(() => catalog.stop());
+
+  const allEvents = async () => {
+    const events = [];
+    for (let offset = 0; ; offset += 100) {
+      const page = await catalog.data('catalog.events.list.v1', { limit: 100, offset });
+      events.push(...page);
+      if (page.length < 100) return events;
+    }
+  };
+
+  it('loads the demo catalog on the first start: events, markets, tags, series and sites', async () => {
+    const events = await allEvents();
+    expect(events).toHaveLength(demoEvents.length);
+    expect(events.length).toBeGreaterThanOrEqual(20);
+    expect(events.flatMap((e) => e.markets).length).toBeGreaterThanOrEqual(60);
+    expect((await catalog.data('catalog.admin.sites.list.v1', {})).map((s) => s.id)).toEqual(demoSites.map((s) => s.id).sort());
+    const series = new Set<string>();
+    for (const event of events) {
+      for (const s of (await catalog.data('catalog.events.get.v1', { id: event.id })).series) series.add(s.slug);
+    }
+    expect(series.size).toBe(2);
+  });
+
+  it('does not load the demo again after a restart, and ids stay the same', async () => {
+    const before = await allEvents();
+    await catalog.restart();
+    expect(await allEvents()).toEqual(before);
+  });
+
+  it('imports upstream events with their ids as mirror ids, skipping what exists', async () => {
+    const report = await catalog.data('catalog.admin.import.v1', { events: fixture, sites: [demoSites[0]!.id] });
+    expect(report.skipped).toEqual([]);
+    expect(report.created.map((c) => c.slug)).toEqual(fixture.map((e) => e.slug));
+    expect(report.created.map((c) => c.markets)).toEqual(fixture.map((e) => e.markets.length));
+
+    for (const upstream of fixture) {
+      const local = await catalog.data('catalog.events.get.v1', { slug: upstream.slug, creator: demoSites[0]!.id });
+      expect(local.markets.map((m) => m.mirrorConditionId)).toEqual(upstream.markets.map((m) => m.conditionId.toLowerCase()));
+      expect(local.markets.map((m) => JSON.parse(m.mirrorClobTokenIds))).toEqual(upstream.markets.map((m) => JSON.parse(m.clobTokenIds)));
+      for (const market of local.markets) expect(market.conditionId).toMatch(/^0x[0-9a-f]{64}$/);
+    }
+
+    const again = await catalog.data('catalog.admin.import.v1', { events: fixture });
+    expect(again.created).toEqual([]);
+    expect(again.skipped.map((s) => s.reason)).toEqual(fixture.map((e) => `event slug "${e.slug}" is taken`));
+  });
+
+  it('keeps importing the good events when one is bad', async () => {
+    const bad = { ...fixture[0], slug: 'broken-upstream-event', markets: [{ ...fixture[0]!.markets[0], clobTokenIds: '["1"]' }] };
+    const report = await catalog.data('catalog.admin.import.v1', { events: [bad] });
+    expect(report.created).toEqual([]);
+    expect(report.skipped).toEqual([{ slug: 'broken-upstream-event', reason: expect.stringContaining('clobTokenIds') }]);
+  });
+
+  it('has published a created event for every market of the demo and the import', async () => {
+    const total = (await allEvents()).flatMap((e) => e.markets).length;
+    const deadline = Date.now() + 5_000;
+    let created = 0;
+    while (Date.now() < deadline) {
+      created = (await readStream(catalog.prefix, 'CATALOG')).filter((m) => m.subject === 'catalog.evt.market.created.v1').length;
+      if (created === total) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(created).toBe(total);
+  });
+});

@@ -1,0 +1,119 @@
+/**
+ * The JSON types of SPEC.md's catalog resources, checked field by field: the exact set of keys and
+ * each value's type. `iso` is an ISO 8601 UTC string; `jsonArray` a JSON array serialized as text.
+ */
+type Kind = 'string' | 'boolean' | 'number' | 'integer' | 'iso' | 'jsonArray' | 'object' | Shape | [Shape];
+export interface Shape {
+  [field: string]: Kind;
+}
+
+const flags = { active: 'boolean', closed: 'boolean', archived: 'boolean' } as const;
+
+export const TAG: Shape = { id: 'string', label: 'string', slug: 'string', createdAt: 'iso', updatedAt: 'iso', requiresTranslation: 'boolean' };
+
+export const SERIES: Shape = {
+  id: 'string',
+  ticker: 'string',
+  slug: 'string',
+  title: 'string',
+  seriesType: 'string',
+  recurrence: 'string',
+  image: 'string',
+  icon: 'string',
+  ...flags,
+  createdAt: 'iso',
+  updatedAt: 'iso',
+};
+
+export const EVENT_SUMMARY: Shape = {
+  id: 'string',
+  ticker: 'string',
+  slug: 'string',
+  title: 'string',
+  description: 'string',
+  resolutionSource: 'string',
+  image: 'string',
+  icon: 'string',
+  startDate: 'iso',
+  creationDate: 'iso',
+  endDate: 'iso',
+  createdAt: 'iso',
+  updatedAt: 'iso',
+  ...flags,
+};
+
+export const EVENT_MARKET: Shape = {
+  id: 'string',
+  question: 'string',
+  conditionId: 'string',
+  mirrorConditionId: 'string',
+  slug: 'string',
+  resolutionSource: 'string',
+  image: 'string',
+  icon: 'string',
+  description: 'string',
+  outcomes: 'jsonArray',
+  clobTokenIds: 'jsonArray',
+  mirrorClobTokenIds: 'jsonArray',
+  questionID: 'string',
+  startDate: 'iso',
+  endDate: 'iso',
+  createdAt: 'iso',
+  updatedAt: 'iso',
+  ...flags,
+};
+
+export const CATALOG_MARKET: Shape = { ...EVENT_MARKET, events: [EVENT_SUMMARY] };
+
+export const CATALOG_EVENT: Shape = {
+  ...EVENT_SUMMARY,
+  tags: [TAG],
+  markets: [EVENT_MARKET],
+  series: [SERIES],
+  eventMetadata: 'object',
+};
+
+const { creationDate: _omitted, ...listSummary } = EVENT_SUMMARY;
+export const EVENT_LIST_ITEM: Shape = {
+  ...listSummary,
+  tags: [TAG],
+  markets: [{ id: 'string', question: 'string', conditionId: 'string', mirrorConditionId: 'string', clobTokenIds: 'jsonArray', mirrorClobTokenIds: 'jsonArray' }],
+};
+
+const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
+
+/** Lists every way `value` differs from `shape`; empty when it matches. */
+export function shapeErrors(value: unknown, shape: Kind, at = '$'): string[] {
+  if (Array.isArray(shape)) {
+    if (!Array.isArray(value)) return [`${at}: expected an array`];
+    return value.flatMap((v, i) => shapeErrors(v, shape[0]!, `${at}[${i}]`));
+  }
+  if (typeof shape === 'object') {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return [`${at}: expected an object`];
+    const keys = Object.keys(value);
+    const missing = Object.keys(shape).filter((k) => !keys.includes(k)).map((k) => `${at}.${k}: missing`);
+    const extra = keys.filter((k) => !(k in shape)).map((k) => `${at}.${k}: not in SPEC.md`);
+    const types = Object.entries(shape).flatMap(([k, kind]) =>
+      k in (value as object) ? shapeErrors((value as Record<string, unknown>)[k], kind, `${at}.${k}`) : [],
+    );
+    return [...missing, ...extra, ...types];
+  }
+  const ok = {
+    string: typeof value === 'string',
+    boolean: typeof value === 'boolean',
+    number: typeof value === 'number',
+    integer: Number.isInteger(value),
+    iso: typeof value === 'string' && ISO.test(value),
+    object: typeof value === 'object' && value !== null && !Array.isArray(value),
+    jsonArray: typeof value === 'string' && Array.isArray(safeJson(value)),
+  }[shape];
+  return ok ? [] : [`${at}: expected ${shape}, got ${JSON.stringify(value)}`];
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

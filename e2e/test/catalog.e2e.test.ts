@@ -1,0 +1,161 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { toChecksumAddress } from '@exchange/chain';
+import { CATALOG_EVENT, CATALOG_MARKET, EVENT_LIST_ITEM, shapeErrors } from '../src/shapes';
+import { getJson, json } from '../src/http';
+import { REPO_ROOT, startStack, type Stack } from '../src/stack';
+
+const SITE = { id: 'e2e-site', name: 'E2E Site', creatorAddress: toChecksumAddress(`0x${'c3'.repeat(20)}`) };
+const OTHER_SITE = { id: 'other-site', name: 'Other', creatorAddress: toChecksumAddress(`0x${'d4'.repeat(20)}`) };
+
+const market = (slug: string, extra: Record<string, unknown> = {}) => ({
+  question: `Will ${slug} happen?`,
+  slug,
+  outcomes: ['Yes', 'No'],
+  tickSize: '0.01',
+  minOrderSize: '5',
+  negRisk: false,
+  ...extra,
+});
+
+describe('catalog through the gateway over HTTP', () => {
+  let stack: Stack;
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    stack = await startStack();
+    expect((await stack.admin('POST', '/admin/sites', SITE)).status).toBe(201);
+    expect((await stack.admin('POST', '/admin/sites', OTHER_SITE)).status).toBe(201);
+    const events = [
+      { title: 'Fed cuts in March?', slug: 'fed-march', endDate: '2027-03-20T18:00:00Z', tags: ['Economics', 'Fed'], sites: [SITE.id], markets: [market('fed-cut-25'), market('fed-cut-50')] },
+      { title: 'Rain in Paris', slug: 'rain-paris', endDate: '2027-01-10T00:00:00Z', tags: ['Weather'], sites: [OTHER_SITE.creatorAddress], markets: [market('rain-paris-monday', { tickSize: '0.001' })] },
+      { title: 'Champions final', slug: 'champions-final', endDate: '2027-05-30T20:00:00Z', tags: ['Sports'], series: { slug: 'finals', title: 'Finals' }, sites: [SITE.id, OTHER_SITE.id], markets: [market('final-home-wins')] },
+    ];
+    for (const event of events) {
+      const response = await stack.admin('POST', '/admin/events', { description: `About ${event.title}`, ...event });
+      expect(response.status).toBe(201);
+      const body = await json(response);
+      expect(shapeErrors(body, CATALOG_EVENT)).toEqual([]);
+      ids[event.slug] = body.id;
+    }
+  });
+
+  afterAll(() => stack?.stop());
+
+  const get = (path: string, base = stack.base) => getJson(base + path);
+
+  it('lists events with every field of SPEC.md in its JSON type', async () => {
+    const { status, body } = await get('/events');
+    expect(status).toBe(200);
+    expect(body.map((e: { slug: string }) => e.slug)).toEqual(['fed-march', 'rain-paris', 'champions-final']);
+    expect(shapeErrors(body, [EVENT_LIST_ITEM])).toEqual([]);
+  });
+
+  it('pages, filters and sorts', async () => {
+    const slugs = async (query: string) => (await get(`/events?${query}`)).body.map((e: { slug: string }) => e.slug);
+    expect(await slugs('limit=1&offset=1')).toEqual(['rain-paris']);
+    expect(await slugs('limit=100&offset=3')).toEqual([]);
+    expect(await slugs('tag_slug=weather')).toEqual(['rain-paris']);
+    expect(await slugs('tag=fed')).toEqual(['fed-march']);
+    expect(await slugs('series_slug=finals')).toEqual(['champions-final']);
+    expect(await slugs('slug=rain-paris')).toEqual(['rain-paris']);
+    expect(await slugs('order=endDate&ascending=true')).toEqual(['rain-paris', 'fed-march', 'champions-final']);
+    expect(await slugs('order=endDate')).toEqual(['champions-final', 'fed-march', 'rain-paris']);
+    expect(await slugs('active=true&closed=false')).toHaveLength(3);
+  });
+
+  it('applies the creator filter by site id or creator address', async () => {
+    const slugs = async (query: string) => (await get(`/events?${query}`)).body.map((e: { slug: string }) => e.slug);
+    expect(await slugs(`creator=${SITE.id}`)).toEqual(['fed-march', 'champions-final']);
+    expect(await slugs(`creator=${OTHER_SITE.creatorAddress.toLowerCase()}`)).toEqual(['rain-paris', 'champions-final']);
+    expect((await get(`/events/${ids['rain-paris']}?creator=${SITE.id}`)).status).toBe(404);
+    expect((await get(`/events/slug/fed-march?creator=${SITE.id}`)).status).toBe(200);
+    const unknown = await get('/events?creator=nobody-here');
+    expect(unknown).toEqual({ status: 404, body: { error: expect.any(String), code: 'site_not_found' } });
+  });
+
+  it('gets an event by id and by slug', async () => {
+    const byId = await get(`/events/${ids['fed-march']}`);
+    const bySlug = await get('/events/slug/fed-march');
+    expect(byId.status).toBe(200);
+    expect(bySlug.body).toEqual(byId.body);
+    expect(shapeErrors(byId.body, CATALOG_EVENT)).toEqual([]);
+    expect(byId.body.markets.map((m: { slug: string }) => m.slug)).toEqual(['fed-cut-25', 'fed-cut-50']);
+    expect(await get('/events/999999')).toEqual({ status: 404, body: { error: expect.any(String), code: 'event_not_found' } });
+    expect((await get('/events/slug/nothing-here')).status).toBe(404);
+  });
+
+  it('gets a market in catalog form by numeric id on the combined port and by either id on the catalog port', async () => {
+    const event = (await get(`/events/${ids['champions-final']}`)).body;
+    const { id, conditionId } = event.markets[0];
+    const combined = await get(`/markets/${id}`);
+    expect(combined.status).toBe(200);
+    expect(shapeErrors(combined.body, CATALOG_MARKET)).toEqual([]);
+    expect(combined.body.events[0].id).toBe(ids['champions-final']);
+    expect(await get(`/markets/${conditionId}`, stack.urls.catalog)).toEqual(combined);
+    expect(await get(`/markets/${id}`, stack.urls.catalog)).toEqual(combined);
+    expect((await get(`/markets/${id}?creator=${OTHER_SITE.id}`)).status).toBe(200);
+    expect(await get('/markets/4242424')).toEqual({ status: 404, body: { error: expect.any(String), code: 'market_not_found' } });
+  });
+
+  it('lists tags and searches events, tags and profiles', async () => {
+    const tags = await get('/tags?order=slug');
+    expect(tags.body.map((t: { slug: string }) => t.slug)).toEqual(['economics', 'fed', 'sports', 'weather']);
+    const search = await get('/public-search?q=paris');
+    expect(search.body.events.map((e: { slug: string }) => e.slug)).toEqual(['rain-paris']);
+    expect(shapeErrors(search.body.events, [EVENT_LIST_ITEM])).toEqual([]);
+    expect((await get('/public-search?q=weather')).body.tags).toEqual([{ id: expect.any(String), label: 'Weather', slug: 'weather', event_count: 1 }]);
+    expect((await get('/public-search?q=e2e')).body.profiles.map((p: { proxyWallet: string }) => p.proxyWallet)).toEqual([SITE.creatorAddress]);
+  });
+
+  it('moves the status flags with PATCH and filters on them', async () => {
+    const closed = await stack.admin('PATCH', `/admin/events/${ids['rain-paris']}`, { closed: true });
+    expect(closed.status).toBe(200);
+    const body = await json(closed);
+    expect(body.closed).toBe(true);
+    expect(body.markets[0].closed).toBe(true);
+    expect((await get('/events?closed=true')).body.map((e: { slug: string }) => e.slug)).toEqual(['rain-paris']);
+
+    const marketId = (await get(`/events/${ids['fed-march']}`)).body.markets[1].id;
+    const archived = await stack.admin('PATCH', `/admin/markets/${marketId}`, { archived: true });
+    expect(archived.status).toBe(200);
+    expect((await json(archived)).archived).toBe(true);
+    expect((await stack.admin('PATCH', `/admin/markets/${marketId}`, { archived: 'yes' })).status).toBe(400);
+    expect((await stack.admin('PATCH', '/admin/events/999999', { closed: true })).status).toBe(404);
+  });
+
+  it('refuses a duplicate slug with 409 and an unauthenticated write with 401', async () => {
+    const duplicate = await stack.admin('POST', '/admin/events', {
+      title: 'Again',
+      slug: 'fed-march',
+      description: '',
+      endDate: '2027-01-01T00:00:00Z',
+      markets: [market('another-market')],
+    });
+    expect(duplicate.status).toBe(409);
+    expect(await json(duplicate)).toEqual({ error: expect.any(String), code: 'conflict' });
+    const anonymous = await fetch(`${stack.base}/admin/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(anonymous.status).toBe(401);
+  });
+
+  it('imports upstream events, keeping their ids as mirror ids, once', async () => {
+    const fixture = JSON.parse(readFileSync(path.join(REPO_ROOT, 'apps/catalog/test/fixtures/upstream-events.json'), 'utf8'));
+    const first = await stack.admin('POST', `/admin/import?sites=${SITE.id}`, fixture);
+    expect(first.status).toBe(201);
+    const report = await json(first);
+    expect(report.created).toHaveLength(fixture.length);
+    expect(report.skipped).toEqual([]);
+
+    const upstreamMarket = fixture[0].markets[0];
+    const imported = (await get(`/events/slug/${fixture[0].slug}`)).body;
+    expect(shapeErrors(imported, CATALOG_EVENT)).toEqual([]);
+    expect(imported.markets[0].mirrorConditionId).toBe(upstreamMarket.conditionId.toLowerCase());
+    expect(JSON.parse(imported.markets[0].mirrorClobTokenIds)).toEqual(JSON.parse(upstreamMarket.clobTokenIds));
+    expect(imported.markets[0].conditionId).not.toBe(imported.markets[0].mirrorConditionId);
+    expect((await get(`/events?creator=${SITE.id}&slug=${fixture[0].slug}`)).body).toHaveLength(1);
+
+    const again = await json(await stack.admin('POST', '/admin/import', { events: fixture }));
+    expect(again.created).toEqual([]);
+    expect(again.skipped).toHaveLength(fixture.length);
+  });
+});

@@ -1,0 +1,59 @@
+import { connect, type NatsConnection } from 'nats';
+import { deleteStreams, readStream, TEST_NATS_URL, testPrefix } from '@exchange/testing';
+import { OutboxRelay, type OutboxRecord, type OutboxStore } from '../src/jetstream/outbox-relay';
+import { ensureStream } from '../src/jetstream/streams';
+
+/** An outbox table kept in memory: the relay's contract with a service's database. */
+class MemoryOutbox implements OutboxStore {
+  rows: (OutboxRecord & { published: boolean })[] = [];
+  failMarking = false;
+
+  add(subject: string, payload: unknown) {
+    this.rows.push({ id: BigInt(this.rows.length + 1), subject, payload, published: false });
+  }
+  async pending(limit: number) {
+    return this.rows.filter((r) => !r.published).slice(0, limit);
+  }
+  async markPublished(ids: bigint[]) {
+    if (this.failMarking) throw new Error('database unavailable');
+    for (const row of this.rows) if (ids.includes(row.id)) row.published = true;
+  }
+}
+
+describe('OutboxRelay on real JetStream', () => {
+  const prefix = testPrefix('outbox');
+  let nc: NatsConnection;
+
+  beforeAll(async () => {
+    nc = await connect({ servers: TEST_NATS_URL });
+    await ensureStream(nc, prefix, { name: 'TEST', subjects: 'test.evt.>' });
+  });
+  afterAll(async () => {
+    await nc.close();
+    await deleteStreams(prefix);
+  });
+
+  it('publishes pending rows in order and marks them', async () => {
+    const store = new MemoryOutbox();
+    for (let i = 0; i < 1_200; i++) store.add(`test.evt.n${i % 3}`, { i });
+    await new OutboxRelay(nc.jetstream(), prefix, store).kick();
+    const messages = await readStream(prefix, 'TEST');
+    expect(messages.map((m) => (m.data as { i: number }).i)).toEqual([...Array(1_200).keys()]);
+    expect(messages[1]!.subject).toBe('test.evt.n1');
+    expect(store.rows.every((r) => r.published)).toBe(true);
+  });
+
+  it('republishes after a failed mark without duplicating in the stream', async () => {
+    const before = (await readStream(prefix, 'TEST')).length;
+    const store = new MemoryOutbox();
+    store.rows = [{ id: 5_000n, subject: 'test.evt.once', payload: { once: true }, published: false }];
+    store.failMarking = true;
+    const relay = new OutboxRelay(nc.jetstream(), prefix, store);
+    await relay.kick();
+    expect(store.rows[0]!.published).toBe(false);
+    store.failMarking = false;
+    await relay.kick();
+    expect(store.rows[0]!.published).toBe(true);
+    expect((await readStream(prefix, 'TEST')).length).toBe(before + 1);
+  });
+});

@@ -1,0 +1,78 @@
+import { Controller, Module, type INestApplication } from '@nestjs/common';
+import { connect, type NatsConnection } from 'nats';
+import { fail, ok, type ListTagsRequest, type Reply, type Tag } from '@exchange/contracts';
+import { deleteStreams, TEST_NATS_URL, testPrefix } from '@exchange/testing';
+import { bootstrapService } from '../src/bootstrap/bootstrap-service';
+import { HealthController } from '../src/bootstrap/health.controller';
+import { currentRequestId } from '../src/logging/request-context';
+import { MessagingModule } from '../src/nats/messaging.module';
+import { RpcClient } from '../src/nats/rpc-client';
+import { RpcRoute } from '../src/nats/rpc-route';
+
+const seen: { request: ListTagsRequest; requestId?: string }[] = [];
+
+/** A service answering one contract subject, the way real services do. */
+@Controller()
+class TagsTestController {
+  @RpcRoute('catalog.tags.list.v1')
+  async list(request: ListTagsRequest): Promise<Reply<Tag[]>> {
+    seen.push({ request, requestId: currentRequestId() });
+    if (request.offset === 13) throw new Error('unexpected failure');
+    if (request.offset === 7) return fail('tag_not_found', 'no tags there');
+    return ok([]);
+  }
+}
+
+describe('request/reply over real NATS with the Nest transport', () => {
+  const prefix = testPrefix('kit');
+  const env = { NATS_URL: TEST_NATS_URL, NATS_PREFIX: prefix, RPC_TIMEOUT_MS: 2000, LOG_LEVEL: 'error' as const };
+  let app: INestApplication;
+  let nc: NatsConnection;
+  let rpc: RpcClient;
+
+  beforeAll(async () => {
+    @Module({ imports: [MessagingModule.forRoot(env, 'kit-test')], controllers: [TagsTestController, HealthController] })
+    class TestModule {}
+    app = await bootstrapService({ name: 'kit-test', module: TestModule, env, healthPort: 0 });
+    nc = await connect({ servers: TEST_NATS_URL });
+    rpc = new RpcClient(nc, prefix, 2000);
+  });
+
+  afterAll(async () => {
+    await app.close();
+    await nc.close();
+    await deleteStreams(prefix);
+  });
+
+  it('delivers a validated request and the reply, with the request id in the handler context', async () => {
+    const { requestContext } = await import('../src/logging/request-context');
+    const reply = await requestContext.run({ requestId: 'abc-123' }, () => rpc.request('catalog.tags.list.v1', { limit: '5' }));
+    expect(reply).toEqual({ ok: true, data: [] });
+    expect(seen.at(-1)).toEqual({ request: { limit: 5, offset: 0, ascending: true }, requestId: 'abc-123' });
+  });
+
+  it('answers an invalid payload with a 400 reply without calling the handler', async () => {
+    const before = seen.length;
+    const reply = await rpc.request('catalog.tags.list.v1', { limit: 0 });
+    expect(reply).toEqual({ ok: false, status: 400, body: { error: 'limit must be >= 1', code: 'invalid_request' } });
+    expect(seen).toHaveLength(before);
+  });
+
+  it('passes a coded rejection through and turns an exception into a 500 reply', async () => {
+    expect(await rpc.request('catalog.tags.list.v1', { offset: 7 })).toEqual(fail('tag_not_found', 'no tags there'));
+    expect(await rpc.request('catalog.tags.list.v1', { offset: 13 })).toEqual(fail('internal_error', 'internal error'));
+  });
+
+  it('reports a subject nobody serves as 503 at once', async () => {
+    const other = new RpcClient(nc, `${prefix}x`, 2000);
+    const started = Date.now();
+    expect(await other.request('catalog.tags.list.v1', {})).toMatchObject({ ok: false, status: 503, body: { code: 'service_unavailable' } });
+    expect(Date.now() - started).toBeLessThan(500);
+  });
+
+  it('serves the health endpoint', async () => {
+    const address = app.getHttpServer().address();
+    const response = await fetch(`http://127.0.0.1:${address.port}/healthz`);
+    expect(await response.json()).toEqual({ status: 'ok' });
+  });
+});
