@@ -1,10 +1,12 @@
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { connect, type NatsConnection } from 'nats';
 import { JsonLogger, RpcClient } from '@exchange/service-kit';
 import type { GatewayEnv } from './config';
 import { GatewayModule } from './gateway.module';
+import { sendFailure, toFailure } from './http/error-body.filter';
 import { requestIdOf, setUpFastify } from './http/fastify-setup';
 import type { Surface } from './surfaces';
 
@@ -19,6 +21,10 @@ async function startSurface(surface: Surface, port: number, env: GatewayEnv, rpc
     bodyLimit: env.BODY_LIMIT,
     genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => requestIdOf(request.headers['x-request-id']),
     return503OnClosing: true,
+    // Slugs may be 200 characters; ids and slugs longer than this are refused with the error body.
+    maxParamLength: 1_000,
+    // Malformed URLs and over-long parameters are refused by the router before any handler runs.
+    frameworkErrors: (error: Error, _request: FastifyRequest, reply: FastifyReply) => sendFailure(reply, toFailure(error)),
   });
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forSurface(surface, env, rpc), adapter, {
     logger,

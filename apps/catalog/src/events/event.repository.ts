@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EventOrderColumn, ListEventsRequest } from '@exchange/contracts';
 import type { Prisma } from '../generated/prisma/client';
+import { escapeLike } from '../prisma/like';
 import { PrismaService } from '../prisma/prisma.service';
 
 /** Markets a site may see; no filter without a site. */
@@ -53,12 +54,13 @@ function where(filter: EventFilter): Prisma.EventWhereInput {
   const and: Prisma.EventWhereInput[] = filter.tagSlugs.map((slug) => ({ tags: { some: { tag: { slug } } } }));
   if (filter.tagId !== undefined) and.push({ tags: { some: { tagId: filter.tagId } } });
   if (filter.text) {
+    const like = escapeLike(filter.text);
     and.push({
       OR: [
-        { title: { contains: filter.text, mode: 'insensitive' } },
-        { slug: { contains: filter.text, mode: 'insensitive' } },
-        { description: { contains: filter.text, mode: 'insensitive' } },
-        { markets: { some: { question: { contains: filter.text, mode: 'insensitive' } } } },
+        { title: { contains: like, mode: 'insensitive' } },
+        { slug: { contains: like, mode: 'insensitive' } },
+        { description: { contains: like, mode: 'insensitive' } },
+        { markets: { some: { question: { contains: like, mode: 'insensitive' } } } },
       ],
     });
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ADDRESS_PATTERN } from '@exchange/contracts';
+import { escapeLike } from '../prisma/like';
 import { PrismaService } from '../prisma/prisma.service';
 
 @Injectable()
@@ -18,9 +19,10 @@ export class SiteRepository {
   }
 
   search(text: string, take: number, skip: number) {
+    const like = escapeLike(text);
     return this.prisma.site.findMany({
       where: {
-        OR: [{ id: { contains: text, mode: 'insensitive' } }, { name: { contains: text, mode: 'insensitive' } }],
+        OR: [{ id: { contains: like, mode: 'insensitive' } }, { name: { contains: like, mode: 'insensitive' } }],
       },
       orderBy: { id: 'asc' },
       take,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Prisma } from '../generated/prisma/client';
+import { escapeLike } from '../prisma/like';
 import { PrismaService } from '../prisma/prisma.service';
 
 @Injectable()
@@ -17,8 +18,9 @@ export class TagRepository {
 
   /** Tags whose label or slug contains the text, with how many events carry each. */
   search(text: string, take: number, skip: number) {
+    const like = escapeLike(text);
     return this.prisma.tag.findMany({
-      where: { OR: [{ label: { contains: text, mode: 'insensitive' } }, { slug: { contains: text, mode: 'insensitive' } }] },
+      where: { OR: [{ label: { contains: like, mode: 'insensitive' } }, { slug: { contains: like, mode: 'insensitive' } }] },
       include: { _count: { select: { events: true } } },
       orderBy: { id: 'asc' },
       take,

@@ -139,6 +139,9 @@ describe('catalog queries (real PostgreSQL and NATS)', () => {
     expect(found.pagination).toEqual({ hasMore: false, totalResults: 1 });
     const tagHit = await catalog.data('catalog.search.v1', { q: 'other tag' });
     expect(tagHit.tags).toEqual([{ id: expect.any(String), label: 'Other Tag', slug: 'other-tag', event_count: 1 }]);
+    // LIKE wildcards in the text are matched literally.
+    expect((await catalog.data('catalog.search.v1', { q: '_' })).events).toEqual([]);
+    expect((await catalog.data('catalog.search.v1', { q: '%' })).events).toEqual([]);
     const profile = await catalog.data('catalog.search.v1', { q: 'site b' });
     expect(profile.profiles.map((p) => p.proxyWallet)).toEqual([SITE_B.creatorAddress]);
   });

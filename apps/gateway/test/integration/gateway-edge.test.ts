@@ -72,6 +72,11 @@ describe('gateway edge (real NATS, no services)', () => {
     '/tags?limit=0',
     '/public-search',
     '/public-search?q=',
+    '/events/slug/%ZZ',
+    `/events/slug/${'a'.repeat(1_200)}`,
+    '/events?limit=1e2',
+    '/events/99999999999',
+    '/events?order=',
   ])('GET %s is a 400 with the error body', async (path) => {
     const response = await get(path);
     expect(response.status).toBe(400);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { addressSchema, creatorSchema, SITE_ID_PATTERN, slugSchema } from '../common/identifiers';
 import { parseUnits } from '../common/decimal';
-import { INT32_MAX } from '../common/query';
+import { INT32_MAX, queryInt } from '../common/query';
 
 /** Tick sizes the exchange supports (UPSTREAM.md, rounding table). */
 export const TICK_SIZES = ['0.1', '0.01', '0.005', '0.0025', '0.001', '0.0001'] as const;
@@ -112,13 +112,12 @@ export const patchMarketInput = z
   .strict()
   .refine(atLeastOne, 'give at least one of active, closed, archived, acceptingOrders');
 
-const idParam = z.union([z.number(), z.string().regex(/^\d{1,10}$/, 'id must be a positive integer').transform(Number)])
-  .pipe(z.number().int().min(1).max(INT32_MAX));
+const idParam = queryInt('id', 1, INT32_MAX);
 
 export const createEventRequest = z.object({ body: createEventInput });
 export const patchEventRequest = z.object({ id: idParam, body: patchEventInput });
 export const patchMarketRequest = z.object({
-  id: z.union([idParam, z.string().regex(/^0x[0-9a-fA-F]{64}$/)], { error: 'id must be a numeric market id or a condition id' }),
+  id: z.union([z.string().regex(/^0x[0-9a-fA-F]{64}$/), idParam], { error: 'id must be a numeric market id or a condition id' }),
   body: patchMarketInput,
 });
 export type PatchEventRequest = z.output<typeof patchEventRequest>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { conditionIdSchema, creatorSchema } from '../common/identifiers';
-import { INT32_MAX, queryBool, queryInt, queryText } from '../common/query';
+import { INT32_MAX, queryBool, queryInt, queryText, queryWordList } from '../common/query';
 
 /** Columns GET /events may sort by: the camelCase names of the response (ARCHITECTURE.md). */
 export const EVENT_ORDER_COLUMNS = [
@@ -16,16 +16,6 @@ export const EVENT_ORDER_COLUMNS = [
 ] as const;
 export type EventOrderColumn = (typeof EVENT_ORDER_COLUMNS)[number];
 
-const orderList = z
-  .string({ error: 'order must be a single string' })
-  .transform((v) => v.split(',').map((c) => c.trim()))
-  .pipe(
-    z
-      .array(z.enum(EVENT_ORDER_COLUMNS, { error: `order must be among ${EVENT_ORDER_COLUMNS.join(', ')}` }))
-      .min(1)
-      .max(EVENT_ORDER_COLUMNS.length),
-  );
-
 export const listEventsRequest = z.object({
   limit: queryInt('limit', 1, 100).default(20),
   offset: queryInt('offset', 0, INT32_MAX).default(0),
@@ -37,7 +27,7 @@ export const listEventsRequest = z.object({
   tag_slug: queryText('tag_slug', 200).optional(),
   series_slug: queryText('series_slug', 200).optional(),
   slug: queryText('slug', 200).optional(),
-  order: z.union([z.array(z.enum(EVENT_ORDER_COLUMNS)), orderList]).optional(),
+  order: queryWordList('order', EVENT_ORDER_COLUMNS).optional(),
   ascending: queryBool('ascending').default(false),
   creator: creatorSchema.optional(),
 });
@@ -46,7 +36,7 @@ export type ListEventsRequest = z.output<typeof listEventsRequest>;
 const idDigits = z.string().regex(/^\d{1,10}$/, 'id must be a positive integer');
 
 export const getEventRequest = z.object({
-  id: z.union([z.number(), idDigits.transform(Number)]).pipe(z.number().int().min(1).max(INT32_MAX)).optional(),
+  id: queryInt('id', 1, INT32_MAX).optional(),
   slug: queryText('slug', 200).optional(),
   creator: creatorSchema.optional(),
 });

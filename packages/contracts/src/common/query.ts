@@ -2,26 +2,33 @@ import { z } from 'zod';
 
 /**
  * Schemas that accept both the raw query-string form (strings, as the gateway receives them) and the
- * typed form (as services receive them over NATS), so one schema validates at both ends.
+ * typed form (as services receive them over NATS), so one schema validates at both ends. Each names
+ * its field in its message, so that a 400 says what was wrong.
  */
 
 export function queryInt(name: string, min: number, max: number) {
-  return z
-    .union([z.number(), z.string().regex(/^-?\d{1,16}$/, `${name} must be an integer`).transform(Number)])
-    .pipe(
-      z
-        .number()
-        .int(`${name} must be an integer`)
-        .min(min, `${name} must be >= ${min}`)
-        .max(max, `${name} must be <= ${max}`),
-    );
+  return z.unknown().transform((value, ctx) => {
+    const n = typeof value === 'number' ? value : typeof value === 'string' && /^-?\d{1,16}$/.test(value) ? Number(value) : NaN;
+    const message = !Number.isInteger(n)
+      ? `${name} must be an integer`
+      : n < min
+        ? `${name} must be >= ${min}`
+        : n > max
+          ? `${name} must be <= ${max}`
+          : undefined;
+    if (message === undefined) return n;
+    ctx.addIssue({ code: 'custom', message });
+    return z.NEVER;
+  });
 }
 
 export function queryBool(name: string) {
-  return z.union([
-    z.boolean(),
-    z.enum(['true', 'false'], { error: `${name} must be true or false` }).transform((v) => v === 'true'),
-  ]);
+  return z.unknown().transform((value, ctx) => {
+    if (typeof value === 'boolean') return value;
+    if (value === 'true' || value === 'false') return value === 'true';
+    ctx.addIssue({ code: 'custom', message: `${name} must be true or false` });
+    return z.NEVER;
+  });
 }
 
 export function queryText(name: string, maxLength: number) {
@@ -30,6 +37,16 @@ export function queryText(name: string, maxLength: number) {
     .trim()
     .min(1, `${name} must not be empty`)
     .max(maxLength, `${name} must be at most ${maxLength} characters`);
+}
+
+/** One of a fixed set of words, given as a comma list in a query string or as an array. */
+export function queryWordList<const W extends readonly [string, ...string[]]>(name: string, words: W) {
+  return z.unknown().transform((value, ctx) => {
+    const list = typeof value === 'string' ? value.split(',').map((w) => w.trim()) : value;
+    if (Array.isArray(list) && list.length > 0 && list.every((w) => words.includes(w))) return list as W[number][];
+    ctx.addIssue({ code: 'custom', message: `${name} must be among ${words.join(', ')}` });
+    return z.NEVER;
+  });
 }
 
 /** Postgres integer ids; also keeps offsets inside what the database accepts. */
