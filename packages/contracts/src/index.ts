@@ -9,3 +9,7 @@ export * from './catalog/resources';
 export * from './catalog/stream-events';
 export * from './common/validation';
 export * from './clob/markets';
+export * from './trading/order-submission';
+export * from './trading/requests';
+export * from './trading/resources';
+export * from './trading/stream-events';

@@ -8,6 +8,23 @@ import {
 } from './catalog/admin';
 import { getEventRequest, getMarketRequest, listEventsRequest, listTagsRequest, publicSearchRequest } from './catalog/queries';
 import { getClobMarketRequest, type ClobMarket } from './clob/markets';
+import {
+  balanceRequest,
+  cancelAllRequest,
+  cancelMarketRequest,
+  cancelOrdersRequest,
+  getOrderRequest,
+  heartbeatRequest,
+  listOrdersRequest,
+  listTradesRequest,
+  moneyMoveRequest,
+  placeOrdersRequest,
+  postOnlyModeRequest,
+  redeemRequest,
+  resolveRequest,
+  splitMergeRequest,
+} from './trading/requests';
+import type { AccountBalances, BalanceAllowance, CancelResult, OpenOrder, OrderResult, Page, Trade } from './trading/resources';
 import type {
   CatalogEvent,
   CatalogEventListItem,
@@ -19,6 +36,16 @@ import type {
 } from './catalog/resources';
 
 const empty = z.object({}).strict();
+
+/** The operator's conservation check of the ledger (base units as decimal strings). */
+export interface LedgerAudit {
+  deposits: string;
+  withdrawals: string;
+  collateral: string;
+  backing: string;
+  unbalancedMarkets: string[];
+  balanced: boolean;
+}
 
 /**
  * Every NATS request/reply subject with its request schema and response type. Subjects carry their
@@ -37,6 +64,23 @@ export const rpcContract = {
   'catalog.admin.sites.create.v1': { request: createSiteRequest, response: {} as Site },
   'catalog.admin.sites.list.v1': { request: empty, response: {} as Site[] },
   'marketdata.markets.get.v1': { request: getClobMarketRequest, response: {} as ClobMarket },
+  'matching.orders.place.v1': { request: placeOrdersRequest, response: {} as OrderResult[] },
+  'matching.orders.cancel.v1': { request: cancelOrdersRequest, response: {} as CancelResult },
+  'matching.orders.cancel-all.v1': { request: cancelAllRequest, response: {} as CancelResult },
+  'matching.orders.cancel-market.v1': { request: cancelMarketRequest, response: {} as CancelResult },
+  'matching.orders.get.v1': { request: getOrderRequest, response: {} as OpenOrder },
+  'matching.orders.list.v1': { request: listOrdersRequest, response: {} as Page<OpenOrder> },
+  'matching.trades.list.v1': { request: listTradesRequest, response: {} as Page<Trade> },
+  'matching.balance.get.v1': { request: balanceRequest, response: {} as BalanceAllowance },
+  'matching.heartbeat.v1': { request: heartbeatRequest, response: {} as { heartbeat_id: string } },
+  'matching.split.v1': { request: splitMergeRequest, response: {} as AccountBalances },
+  'matching.merge.v1': { request: splitMergeRequest, response: {} as AccountBalances },
+  'matching.redeem.v1': { request: redeemRequest, response: {} as AccountBalances },
+  'matching.admin.deposit.v1': { request: moneyMoveRequest, response: {} as AccountBalances },
+  'matching.admin.withdraw.v1': { request: moneyMoveRequest, response: {} as AccountBalances },
+  'matching.admin.resolve.v1': { request: resolveRequest, response: {} as { conditionId: string; winningOutcome: number; canceled: number } },
+  'matching.admin.post-only.v1': { request: postOnlyModeRequest, response: {} as { enabled: boolean; until: string | null } },
+  'matching.admin.audit.v1': { request: empty, response: {} as LedgerAudit },
 } as const;
 
 export type RpcSubject = keyof typeof rpcContract;

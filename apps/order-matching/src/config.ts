@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { baseEnvSchema, parseEnv } from '@exchange/service-kit';
+
+export const matchingEnvSchema = baseEnvSchema.extend({
+  DATABASE_URL: z.string().default('postgresql://postgres@127.0.0.1:5432/exchange_matching'),
+  HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(9103),
+  /** Taker fees less maker rebates are credited here. */
+  FEE_ACCOUNT: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/)
+    .default('0x00000000000000000000000000000000000fee00')
+    .transform((v) => v.toLowerCase()),
+  /** After a restart only post-only orders (and cancels) are accepted for this long. */
+  POST_ONLY_AFTER_RESTART_SECONDS: z.coerce.number().int().min(0).max(86_400).default(120),
+  /** Cancel-on-disconnect: orders of a key are cancelled when its heartbeats stop for this long. */
+  HEARTBEAT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3_600).default(15),
+  DB_POOL_SIZE: z.coerce.number().int().min(2).max(100).default(10),
+});
+export type MatchingEnv = z.output<typeof matchingEnvSchema>;
+
+export const MATCHING_ENV = Symbol('MATCHING_ENV');
+
+export function loadMatchingEnv(env: NodeJS.ProcessEnv = process.env): MatchingEnv {
+  return parseEnv(matchingEnvSchema, env);
+}

@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import type { NatsConnection } from 'nats';
+import { Pool } from 'pg';
+import { MATCHING_STREAM } from '@exchange/contracts';
+import { ensureStream, MESSAGING_ENV, NATS_CONNECTION, OutboxRelay, type BaseEnv } from '@exchange/service-kit';
+import { MATCHING_ENV, type MatchingEnv } from '../config';
+import { expireOrders } from '../engine/cancel-orders';
+import { EngineState } from '../engine/engine-state';
+import { GroupCommit } from '../journal/group-commit';
+import { loadState } from '../journal/state-loader';
+import { MatchingOutboxStore } from './matching-outbox';
+
+export const FATAL_HANDLER = Symbol('FATAL_HANDLER');
+export type FatalHandler = (error: unknown) => void;
+
+/**
+ * Hosts the engine: loads it from the database at start, runs each command against it in arrival
+ * order (one writer), and answers only after the command's effects are committed (group commit).
+ */
+@Injectable()
+export class EngineService implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(EngineService.name);
+  readonly state: EngineState;
+  readonly pool: Pool;
+  private readonly commits: GroupCommit;
+  private relay?: OutboxRelay;
+  private timer?: NodeJS.Timeout;
+  /** Tasks run once a second (expiry, heartbeats). */
+  private readonly ticks: ((now: number) => void)[] = [];
+
+  constructor(
+    @Inject(MATCHING_ENV) private readonly env: MatchingEnv,
+    @Inject(MESSAGING_ENV) private readonly messaging: BaseEnv,
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    @Inject(FATAL_HANDLER) onFatal: FatalHandler,
+  ) {
+    this.state = new EngineState({ feeAccount: env.FEE_ACCOUNT, newId: randomUUID });
+    this.pool = new Pool({ connectionString: env.DATABASE_URL, max: env.DB_POOL_SIZE });
+    this.commits = new GroupCommit(this.pool, onFatal);
+  }
+
+  async onModuleInit(): Promise<void> {
+    const loaded = await loadState(this.pool, this.state);
+    if (loaded.restarted && this.env.POST_ONLY_AFTER_RESTART_SECONDS > 0) {
+      this.state.postOnlyUntil = Date.now() + this.env.POST_ONLY_AFTER_RESTART_SECONDS * 1000;
+    }
+    this.logger.log(`engine loaded: ${this.state.markets.size} markets, ${loaded.openOrders} resting orders`);
+    await ensureStream(this.nc, this.messaging.NATS_PREFIX, MATCHING_STREAM);
+    this.relay = new OutboxRelay(this.nc.jetstream(), this.messaging.NATS_PREFIX, new MatchingOutboxStore(this.pool));
+    this.relay.start();
+    this.commits.onCommitted = () => void this.relay?.kick();
+    this.onTick((now) => {
+      if (expireOrders(this.state, now).length) void this.commit();
+    });
+    this.timer = setInterval(() => this.ticks.forEach((tick) => tick(Date.now())), 1_000);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.relay?.stop();
+    await this.pool.end();
+  }
+
+  onTick(task: (now: number) => void): void {
+    this.ticks.push(task);
+  }
+
+  /** Runs a command now and resolves with its value once its effects are durable. */
+  async run<T>(command: (state: EngineState, now: number) => T): Promise<{ value: T; batchId: string }> {
+    const value = command(this.state, Date.now());
+    const batchId = await this.commit();
+    return { value, batchId };
+  }
+
+  private commit(): Promise<string> {
+    return this.commits.commit(this.state.takeEffects());
+  }
+}

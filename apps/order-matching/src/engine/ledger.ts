@@ -1,0 +1,106 @@
+/** The collateral asset's key in the ledger; outcome tokens are keyed by their token id. */
+export const COLLATERAL = 'COLLATERAL';
+
+export interface Balance {
+  available: number;
+  reserved: number;
+}
+
+export interface BalanceRow extends Balance {
+  address: string;
+  asset: string;
+}
+
+/**
+ * Balances per address and asset, in base units. Resting orders reserve what they may spend; the
+ * ledger only moves units between available, reserved and other accounts, so that every unit is
+ * accounted for (docs/ledger.md). Addresses are lower-case. It remembers which balances changed, for
+ * the next journal batch.
+ */
+export class Ledger {
+  private readonly accounts = new Map<string, Map<string, Balance>>();
+  private readonly changed = new Map<string, { address: string; asset: string; balance: Balance }>();
+
+  get(address: string, asset: string): Balance {
+    return this.accounts.get(address)?.get(asset) ?? { available: 0, reserved: 0 };
+  }
+
+  /** Loads a persisted balance at start-up, without marking it changed. */
+  load(row: BalanceRow): void {
+    this.slot(row.address, row.asset, false).available = row.available;
+    this.slot(row.address, row.asset, false).reserved = row.reserved;
+  }
+
+  credit(address: string, asset: string, amount: number): void {
+    if (amount === 0) return;
+    const balance = this.slot(address, asset);
+    balance.available = checked(balance.available + amount);
+  }
+
+  /** Takes from the available balance; false (and nothing moves) when there is not enough. */
+  debit(address: string, asset: string, amount: number): boolean {
+    const balance = this.slot(address, asset);
+    if (balance.available < amount) return false;
+    balance.available -= amount;
+    return true;
+  }
+
+  reserve(address: string, asset: string, amount: number): boolean {
+    const balance = this.slot(address, asset);
+    if (balance.available < amount) return false;
+    balance.available -= amount;
+    balance.reserved += amount;
+    return true;
+  }
+
+  release(address: string, asset: string, amount: number): void {
+    if (amount === 0) return;
+    const balance = this.slot(address, asset);
+    if (balance.reserved < amount) throw new Error(`ledger: release of ${amount} ${asset} exceeds reserved ${balance.reserved} of ${address}`);
+    balance.reserved -= amount;
+    balance.available += amount;
+  }
+
+  /** Spends from what an order reserved: the units leave the account. */
+  spendReserved(address: string, asset: string, amount: number): void {
+    if (amount === 0) return;
+    const balance = this.slot(address, asset);
+    if (balance.reserved < amount) throw new Error(`ledger: spend of ${amount} ${asset} exceeds reserved ${balance.reserved} of ${address}`);
+    balance.reserved -= amount;
+  }
+
+  /** Balances changed since the last call, for the journal. */
+  takeChanged(): BalanceRow[] {
+    const rows = [...this.changed.values()].map(({ address, asset, balance }) => ({ address, asset, ...balance }));
+    this.changed.clear();
+    return rows;
+  }
+
+  /** Sum of available and reserved of one asset over all accounts. */
+  total(asset: string): number {
+    let sum = 0;
+    for (const assets of this.accounts.values()) {
+      const balance = assets.get(asset);
+      if (balance) sum += balance.available + balance.reserved;
+    }
+    return sum;
+  }
+
+  holdings(address: string): [string, Balance][] {
+    return [...(this.accounts.get(address)?.entries() ?? [])];
+  }
+
+  private slot(address: string, asset: string, markChanged = true): Balance {
+    let assets = this.accounts.get(address);
+    if (!assets) this.accounts.set(address, (assets = new Map()));
+    let balance = assets.get(asset);
+    if (!balance) assets.set(asset, (balance = { available: 0, reserved: 0 }));
+    if (markChanged) this.changed.set(`${address}|${asset}`, { address, asset, balance });
+    return balance;
+  }
+}
+
+function checked(value: number): number {
+  if (!Number.isSafeInteger(value)) throw new Error('ledger: amount out of range');
+  return value;
+}

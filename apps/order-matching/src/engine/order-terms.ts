@@ -1,0 +1,65 @@
+import type { SignedOrder } from '@exchange/contracts';
+import { formatUnits } from '@exchange/contracts';
+import { Rejections, type Rejection } from './rejections';
+
+const MICRO = 1_000_000;
+const CENT_SHARE = 10_000; // 0.01 share or 0.01 collateral
+const HUNDREDTH_CENT = 100; // 4 decimals
+
+export interface OrderTerms {
+  side: 'BUY' | 'SELL';
+  /** Shares the order trades at most (base units). */
+  shares: number;
+  /** BUY: collateral it pays at most; SELL: collateral it receives at least. */
+  collateral: number;
+  /** Limit price in its own token's terms (base units); for FOK/FAK a worst-price cap, maybe off the grid. */
+  price: number;
+}
+
+/**
+ * Reads a signed order's amounts (CTF exchange convention: BUY makerAmount = collateral, takerAmount =
+ * shares; SELL the other way round) into shares, collateral and a limit price, and checks precision,
+ * tick grid and minimum size (docs/orders.md).
+ */
+export function readOrderTerms(
+  orderId: string,
+  order: SignedOrder,
+  marketable: boolean,
+  market: { tickSize: number; minOrderSize: number },
+): OrderTerms | Rejection {
+  const makerAmount = Number(order.makerAmount);
+  const takerAmount = Number(order.takerAmount);
+  if (!Number.isSafeInteger(makerAmount) || !Number.isSafeInteger(takerAmount) || makerAmount <= 0 || takerAmount <= 0) {
+    return Rejections.zeroAmounts();
+  }
+  const buy = order.side === 'BUY';
+  const shares = buy ? takerAmount : makerAmount;
+  const collateral = buy ? makerAmount : takerAmount;
+
+  if (!marketable) {
+    // Limit orders: shares to 0.01, collateral to 0.0001, and the implied price exactly on the grid.
+    if (shares % CENT_SHARE !== 0 || collateral % HUNDREDTH_CENT !== 0) return Rejections.limitPrecision(order.side);
+    // BigInt: collateral × 10^6 passes 2^53 for orders above about $9,000.
+    const scaled = BigInt(collateral) * BigInt(MICRO);
+    const price = Number(scaled / BigInt(shares));
+    if (scaled % BigInt(shares) !== 0n || price % market.tickSize !== 0 || price < market.tickSize || price > MICRO - market.tickSize) {
+      return Rejections.tick(orderId, formatUnits(price), formatUnits(market.tickSize));
+    }
+    if (shares < market.minOrderSize) return Rejections.minSize(orderId, formatUnits(shares), formatUnits(market.minOrderSize));
+    return { side: order.side, shares, collateral, price };
+  }
+
+  // Marketable orders: the maker amount to 0.01, the taker amount to 0.0001; the price is a cap.
+  if (makerAmount % CENT_SHARE !== 0 || takerAmount % HUNDREDTH_CENT !== 0) return Rejections.marketPrecision(order.side);
+  const scaled = BigInt(collateral) * BigInt(MICRO);
+  const quotient = Number(scaled / BigInt(shares));
+  const exact = scaled % BigInt(shares) === 0n;
+  const price = buy || exact ? quotient : quotient + 1;
+  if (price <= 0 || price >= MICRO) return Rejections.tick(orderId, formatUnits(price), formatUnits(market.tickSize));
+  if (buy ? collateral < MICRO : shares < market.minOrderSize) {
+    return buy
+      ? Rejections.minSize(orderId, formatUnits(collateral), '1')
+      : Rejections.minSize(orderId, formatUnits(shares), formatUnits(market.minOrderSize));
+  }
+  return { side: order.side, shares, collateral, price };
+}

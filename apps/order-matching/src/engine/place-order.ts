@@ -1,0 +1,214 @@
+import { formatUnits, type Caller, type OrderResult, type VerifiedOrder } from '@exchange/contracts';
+import { Side, type Fill, type TimeInForce } from '../core';
+import { bookSide, flipFor, SHARE_STEP, valueOf } from './book-terms';
+import { recordBookChanges, recordOrderEvent, recordTradeEvent } from './engine-events';
+import type { EngineState } from './engine-state';
+import { maxFeeFor, rateBps } from './fees';
+import { COLLATERAL } from './ledger';
+import type { MakerFill, OrderState, TradeRecord } from './model';
+import { readOrderTerms } from './order-terms';
+import { Rejections, type Rejection } from './rejections';
+import { settleFill } from './settlement';
+
+const TIF: Record<string, TimeInForce> = { GTC: 'GTC', GTD: 'GTC', FOK: 'FOK', FAK: 'FAK' };
+const MIN_GTD_LEAD_SECONDS = 60;
+const fills: Fill[] = [];
+
+export function rejectionResult(orderId: string, rejection: Rejection): OrderResult {
+  return {
+    success: false,
+    errorMsg: rejection.message,
+    orderID: orderId,
+    takingAmount: '',
+    makingAmount: '',
+    status: '',
+    orderHash: orderId,
+    code: rejection.code,
+    retry_after_seconds: rejection.retryAfterSeconds ?? 0,
+    transactionsHashes: [],
+    tradeIDs: [],
+  };
+}
+
+/** Who may place this order: the API key's owner, signing for its own address or its deposit wallet. */
+function checkIdentity(caller: Caller, verified: VerifiedOrder): Rejection | undefined {
+  const { order, owner } = verified.submission;
+  if (owner !== caller.apiKey) return Rejections.owner();
+  const signer = order.signer.toLowerCase();
+  const maker = order.maker.toLowerCase();
+  const recovered = verified.signer.toLowerCase();
+  if (order.signatureType === 0 && (signer !== maker || signer !== caller.address.toLowerCase() || recovered !== signer)) {
+    return Rejections.signer();
+  }
+  if (order.signatureType === 3 && (signer !== maker || recovered !== caller.address.toLowerCase())) return Rejections.signer();
+  if (order.signatureType === 1 || order.signatureType === 2) return Rejections.signer();
+  return undefined;
+}
+
+/**
+ * Validates, reserves and matches one order (docs/orders.md). Returns its result; a rejection changes
+ * nothing. `now` is milliseconds, stamped by the service.
+ */
+export function placeOrder(state: EngineState, caller: Caller, verified: VerifiedOrder, now: number): OrderResult {
+  const { orderId, submission } = verified;
+  const { order, orderType, postOnly } = submission;
+  const reject = (rejection: Rejection) => rejectionResult(orderId, rejection);
+
+  const identity = checkIdentity(caller, verified);
+  if (identity) return reject(identity);
+  const located = state.tokens.get(order.tokenId);
+  if (!located) return reject(Rejections.unknownToken(order.tokenId));
+  const { market, outcome } = located;
+  if ((verified.exchange === 'negRisk') !== market.negRisk) return reject(Rejections.wrongExchange());
+  if (market.winningOutcome !== -1 || !market.acceptingOrders) return reject(Rejections.marketClosed());
+  if (now < state.postOnlyUntil && !postOnly) return reject(Rejections.postOnlyMode(Math.ceil((state.postOnlyUntil - now) / 1000)));
+  const marketable = orderType === 'FOK' || orderType === 'FAK';
+  if (postOnly && marketable) return reject(Rejections.postOnlyType());
+  const expiration = Number(order.expiration);
+  if (orderType === 'GTD' ? expiration < now / 1000 + MIN_GTD_LEAD_SECONDS : expiration !== 0) return reject(Rejections.expiration());
+  if (state.orders.has(orderId) || state.pastIds.has(orderId)) return reject(Rejections.duplicated(orderId));
+  const terms = readOrderTerms(orderId, order, marketable, market);
+  if ('code' in terms) return reject(terms);
+
+  // A marketable BUY trades whole hundredths of a share (docs/orders.md), so every fill value is exact.
+  const shares = marketable ? terms.shares - (terms.shares % SHARE_STEP) : terms.shares;
+  const maker = order.maker.toLowerCase();
+  const buy = terms.side === 'BUY';
+  const reservedAsset = buy ? COLLATERAL : order.tokenId;
+  const reserved = buy
+    ? (marketable ? terms.collateral : valueOf(shares, terms.price)) + maxFeeFor(market.fee, shares, terms.price)
+    : shares;
+  if (!state.ledger.reserve(maker, reservedAsset, reserved)) return reject(Rejections.balance());
+
+  const seq = state.nextSeq;
+  fills.length = 0;
+  const placed = market.book.place(
+    {
+      id: seq,
+      side: bookSide(terms.side, outcome),
+      price: flipFor(outcome, terms.price),
+      size: shares,
+      tif: TIF[orderType]!,
+      postOnly,
+    },
+    fills,
+  );
+  const refused =
+    placed.outcome === 'REJECTED_POST_ONLY'
+      ? Rejections.postOnlyCrosses()
+      : placed.outcome === 'REJECTED_FOK'
+        ? Rejections.fokNotFilled()
+        : placed.outcome === 'CANCELLED_REST' && placed.filled === 0
+          ? Rejections.fakNotFilled()
+          : placed.outcome === 'REJECTED_DUPLICATE_ID'
+            ? Rejections.duplicated(orderId)
+            : undefined;
+  if (refused) {
+    state.ledger.release(maker, reservedAsset, reserved);
+    return reject(refused);
+  }
+
+  const taker: OrderState = {
+    id: orderId,
+    seq,
+    owner: caller.apiKey,
+    maker,
+    signer: order.signer.toLowerCase(),
+    conditionId: market.conditionId,
+    tokenId: order.tokenId,
+    outcome,
+    side: terms.side,
+    price: terms.price,
+    size: shares,
+    matched: 0,
+    status: 'LIVE',
+    orderType,
+    postOnly,
+    expiration,
+    createdAt: now,
+    reservedAsset,
+    reserved,
+    tradeIds: [],
+  };
+  state.addOrder(taker);
+  state.touch(taker);
+  const changedLevels: [Side, number][] = [];
+  if (placed.outcome === 'RESTING') changedLevels.push([bookSide(terms.side, outcome), flipFor(outcome, terms.price)]);
+
+  const trade: TradeRecord | undefined = placed.fills
+    ? {
+        id: state.settings.newId(),
+        conditionId: market.conditionId,
+        takerOrderId: orderId,
+        taker: maker,
+        takerOwner: caller.apiKey,
+        tokenId: order.tokenId,
+        outcome,
+        side: terms.side,
+        shares: 0,
+        collateral: 0,
+        fee: 0,
+        feeRateBps: rateBps(market.fee),
+        matchTime: now,
+        makers: [],
+      }
+    : undefined;
+  for (let i = 0; i < placed.fills; i++) {
+    const fill = fills[i]!;
+    const resting = state.bySeq.get(fill.makerId)!;
+    const settled = settleFill(state, market, taker, resting, fill.size, fill.price);
+    changedLevels.push([bookSide(resting.side, resting.outcome), fill.price]);
+    const makerFill: MakerFill = {
+      orderId: resting.id,
+      maker: resting.maker,
+      owner: resting.owner,
+      tokenId: resting.tokenId,
+      outcome: resting.outcome,
+      side: resting.side,
+      shares: fill.size,
+      price: resting.price,
+      fee: settled.makerFee,
+      rebate: settled.rebate,
+    };
+    trade!.makers.push(makerFill);
+    trade!.shares += fill.size;
+    trade!.collateral += settled.takerValue;
+    trade!.fee += settled.takerFee;
+    resting.tradeIds.push(trade!.id);
+    if (fill.makerRemaining === 0) finish(state, resting, 'MATCHED');
+    state.touch(resting);
+    recordOrderEvent(state, resting, 'UPDATE', now);
+  }
+  if (trade) {
+    taker.tradeIds.push(trade.id);
+    state.effects.trades.push(trade);
+    recordTradeEvent(state, trade);
+  }
+  if (placed.outcome !== 'RESTING') finish(state, taker, taker.matched > 0 ? 'MATCHED' : 'CANCELED');
+  recordOrderEvent(state, taker, 'PLACEMENT', now);
+  recordBookChanges(state, market, changedLevels, now);
+
+  const collateral = (trade?.collateral ?? 0) + (buy ? (trade?.fee ?? 0) : -(trade?.fee ?? 0));
+  return {
+    success: true,
+    errorMsg: '',
+    orderID: orderId,
+    makingAmount: formatUnits(buy ? collateral : taker.matched),
+    takingAmount: formatUnits(buy ? taker.matched : collateral),
+    status: placed.outcome === 'RESTING' ? 'live' : 'matched',
+    orderHash: orderId,
+    code: '',
+    retry_after_seconds: 0,
+    transactionsHashes: [],
+    tradeIDs: taker.tradeIds.slice(),
+  };
+}
+
+/** An order leaves the book: what it still holds reserved goes back to its owner. */
+export function finish(state: EngineState, order: OrderState, status: OrderState['status']): void {
+  order.status = status;
+  state.open.delete(order);
+  state.ledger.release(order.maker, order.reservedAsset, order.reserved);
+  order.reserved = 0;
+  state.touch(order);
+}

@@ -1,0 +1,52 @@
+/**
+ * In-band order rejections with the upstream error texts and codes (UPSTREAM.md section 3), so that
+ * clients that match on them keep working.
+ */
+export interface Rejection {
+  code: string;
+  message: string;
+  retryAfterSeconds?: number;
+}
+
+const reject = (code: string, message: string, retryAfterSeconds?: number): Rejection => ({ code, message, retryAfterSeconds });
+
+export const Rejections = {
+  unknownToken: (tokenId: string) => reject('INVALID_ORDER_ERROR', `invalid token id ${tokenId}`),
+  wrongExchange: () => reject('INVALID_ORDER_ERROR', 'invalid signature: the order is not signed for this market\'s exchange'),
+  marketNotReady: () => reject('MARKET_NOT_READY', 'the market is not yet ready to process new orders'),
+  marketClosed: () => reject('MARKET_NOT_READY', 'the market is closed: it does not accept orders'),
+  postOnlyMode: (retryAfterSeconds: number) =>
+    reject('post_only_mode', 'post-only mode: only post-only orders and cancels are allowed', retryAfterSeconds),
+  postOnlyType: () => reject('INVALID_POST_ONLY_ORDER_TYPE', 'invalid post-only order: only GTC and GTD orders can be post-only'),
+  postOnlyCrosses: () => reject('INVALID_POST_ONLY_ORDER', 'invalid post-only order: order crosses book'),
+  expiration: () => reject('INVALID_ORDER_EXPIRATION', 'invalid expiration'),
+  duplicated: (id: string) => reject('INVALID_ORDER_DUPLICATED', `order ${id} is invalid. Duplicated.`),
+  tick: (id: string, price: string, tick: string) =>
+    reject('INVALID_ORDER_MIN_TICK_SIZE', `order ${id} is invalid. Price (${price}) breaks minimum tick size rule: ${tick}`),
+  minSize: (id: string, size: string, min: string) =>
+    reject('INVALID_ORDER_MIN_SIZE', `order ${id} is invalid. Size (${size}) lower than the minimum: ${min}`),
+  limitPrecision: (side: 'BUY' | 'SELL') =>
+    reject(
+      'INVALID_ORDER_ERROR',
+      side === 'BUY'
+        ? 'invalid amounts, the buy orders maker amount supports a max accuracy of 4 decimals, taker amount a max of 2 decimals'
+        : 'invalid amounts, the sell orders maker amount supports a max accuracy of 2 decimals, taker amount a max of 4 decimals',
+    ),
+  marketPrecision: (side: 'BUY' | 'SELL') =>
+    reject(
+      'INVALID_ORDER_ERROR',
+      side === 'BUY'
+        ? 'invalid amounts, the market buy orders maker amount supports a max accuracy of 2 decimals, taker amount a max of 4 decimals'
+        : 'invalid amounts, the market sell orders maker amount supports a max accuracy of 2 decimals, taker amount a max of 4 decimals',
+    ),
+  zeroAmounts: () => reject('INVALID_ORDER_ERROR', 'invalid amounts: maker and taker amounts must be positive'),
+  balance: () => reject('INVALID_ORDER_NOT_ENOUGH_BALANCE', 'not enough balance / allowance'),
+  fokNotFilled: () => reject('FOK_ORDER_NOT_FILLED_ERROR', "order couldn't be fully filled. FOK orders are fully filled or killed."),
+  fakNotFilled: () =>
+    reject(
+      'FAK_ORDER_NOT_FILLED_ERROR',
+      'no orders found to match with FAK order. FAK orders are partially filled or killed if no match is found.',
+    ),
+  owner: () => reject('INVALID_ORDER_ERROR', 'the order owner has to be the owner of the API KEY'),
+  signer: () => reject('INVALID_ORDER_ERROR', 'the order signer address has to be the address of the API KEY'),
+} as const;

@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import { Logger } from '@nestjs/common';
+import type { Pool } from 'pg';
+import type { Effects } from '../engine/effects';
+import { writeBatch } from './journal-sql';
+
+interface Waiter {
+  resolve(batchId: string): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Group commit: the engine applies commands in memory one after another; their effects queue here and
+ * are written together in one transaction while the previous transaction is in flight. A command is
+ * answered only after the batch holding its effects committed. If a write fails, memory and database
+ * disagree: `onFatal` is called (the process exits and rebuilds from the database, where no answered
+ * command is missing).
+ */
+export class GroupCommit {
+  private readonly logger = new Logger(GroupCommit.name);
+  private parts: Effects[] = [];
+  private waiters: Waiter[] = [];
+  private running = false;
+  /** Called after each committed batch (the outbox relay publishes what it wrote). */
+  onCommitted: () => void = () => undefined;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly onFatal: (error: unknown) => void,
+  ) {}
+
+  /** Queues a command's effects; resolves with the id of the batch once it is durable. */
+  commit(effects: Effects): Promise<string> {
+    if (!effects.empty) this.parts.push(effects);
+    const done = new Promise<string>((resolve, reject) => this.waiters.push({ resolve, reject }));
+    if (!this.running) void this.run();
+    return done;
+  }
+
+  private async run(): Promise<void> {
+    this.running = true;
+    // Let the commands that arrived in the same turn join the batch.
+    await new Promise((r) => setImmediate(r));
+    while (this.waiters.length) {
+      const parts = this.parts;
+      const waiters = this.waiters;
+      this.parts = [];
+      this.waiters = [];
+      const batchId = `0x${randomBytes(32).toString('hex')}`;
+      try {
+        if (parts.length) await this.write(batchId, waiters.length, parts);
+        for (const w of waiters) w.resolve(batchId);
+        if (parts.length) this.onCommitted();
+      } catch (error) {
+        this.logger.error(error instanceof Error ? error : String(error), 'journal write failed');
+        for (const w of waiters) w.reject(error);
+        this.onFatal(error);
+        return;
+      }
+    }
+    this.running = false;
+  }
+
+  private async write(batchId: string, commands: number, parts: Effects[]): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await writeBatch(client, batchId, commands, parts);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+}

@@ -1,0 +1,77 @@
+import type { Pool } from 'pg';
+import type { EngineState } from '../engine/engine-state';
+import type { OrderState } from '../engine/model';
+import { bookSide, flipFor } from '../engine/book-terms';
+import { marketFromRow, type MarketRow } from '../markets/market-record';
+
+/**
+ * Rebuilds the engine from the database: markets, balances, totals, and every resting order put back
+ * on its book in arrival order (seq), which reproduces the books exactly. Returns whether the exchange
+ * had run before (a restart), which turns on post-only mode for a while.
+ */
+export async function loadState(pool: Pool, state: EngineState): Promise<{ restarted: boolean; openOrders: number }> {
+  const markets = await pool.query<MarketRow>('SELECT * FROM markets');
+  for (const row of markets.rows) {
+    state.addMarket(marketFromRow(row));
+    state.bookSeq.set(row.condition_id, Number(row.book_seq));
+  }
+
+  const balances = await pool.query<{ address: string; asset: string; available: string; reserved: string }>('SELECT * FROM balances');
+  for (const row of balances.rows) {
+    state.ledger.load({ address: row.address, asset: row.asset, available: Number(row.available), reserved: Number(row.reserved) });
+  }
+
+  const totals = await pool.query<{ kind: string; amount: string }>(
+    "SELECT kind, COALESCE(SUM(amount), 0)::text AS amount FROM money_moves WHERE kind IN ('deposit', 'withdrawal') GROUP BY kind",
+  );
+  for (const row of totals.rows) {
+    if (row.kind === 'deposit') state.totals.deposits = Number(row.amount);
+    else state.totals.withdrawals = Number(row.amount);
+  }
+
+  const last = await pool.query<{ seq: string | null }>('SELECT MAX(seq)::text AS seq FROM orders');
+  state.nextSeq = Number(last.rows[0]?.seq ?? 0) + 1;
+  const past = await pool.query<{ id: string }>("SELECT id FROM orders WHERE status <> 'LIVE'");
+  for (const row of past.rows) state.pastIds.add(row.id);
+
+  const open = await pool.query('SELECT * FROM orders WHERE status = $1 ORDER BY seq', ['LIVE']);
+  for (const row of open.rows) {
+    const order: OrderState = {
+      id: row.id,
+      seq: Number(row.seq),
+      owner: row.owner,
+      maker: row.maker,
+      signer: row.signer,
+      conditionId: row.condition_id,
+      tokenId: row.token_id,
+      outcome: row.outcome,
+      side: row.side,
+      price: row.price,
+      size: Number(row.size),
+      matched: Number(row.matched),
+      status: row.status,
+      orderType: row.order_type,
+      postOnly: row.post_only,
+      expiration: Number(row.expiration),
+      createdAt: Number(row.created_at),
+      reservedAsset: row.reserved_asset,
+      reserved: Number(row.reserved),
+      tradeIds: row.trade_ids,
+    };
+    state.addOrder(order);
+    const market = state.markets.get(order.conditionId)!;
+    market.book.place(
+      {
+        id: order.seq,
+        side: bookSide(order.side, order.outcome),
+        price: flipFor(order.outcome, order.price),
+        size: order.size - order.matched,
+        tif: 'GTC',
+        postOnly: false,
+      },
+      [],
+    );
+  }
+  const batches = await pool.query('SELECT 1 FROM batches LIMIT 1');
+  return { restarted: (batches.rowCount ?? 0) > 0, openOrders: open.rowCount ?? 0 };
+}

@@ -1,0 +1,88 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { AckPolicy, DeliverPolicy, type ConsumerMessages, type NatsConnection } from 'nats';
+import { CATALOG_STREAM, marketSnapshot, type MarketSnapshot } from '@exchange/contracts';
+import { ensureStream, MESSAGING_ENV, NATS_CONNECTION, prefixed, type BaseEnv } from '@exchange/service-kit';
+import { EngineService } from '../engine-host/engine.service';
+import { applySnapshot, marketFromRow, rowFromSnapshot } from './market-record';
+
+const DURABLE = 'order-matching';
+
+/**
+ * Keeps the engine's markets in step with the catalog: a durable JetStream consumer of the catalog's
+ * market events. Start-up waits until the backlog is applied, so that no order meets a market the
+ * catalog already announced but the engine does not know yet.
+ */
+@Injectable()
+export class CatalogConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(CatalogConsumer.name);
+  private messages?: ConsumerMessages;
+
+  constructor(
+    private readonly engine: EngineService,
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    @Inject(MESSAGING_ENV) private readonly env: BaseEnv,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const stream = await ensureStream(this.nc, this.env.NATS_PREFIX, CATALOG_STREAM);
+    const jsm = await this.nc.jetstreamManager();
+    await jsm.consumers.add(stream, {
+      durable_name: DURABLE,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      filter_subject: prefixed(this.env.NATS_PREFIX, 'catalog.evt.market.>'),
+    });
+    const consumer = await this.nc.jetstream().consumers.get(stream, DURABLE);
+    const backlog = (await consumer.info()).num_pending;
+    this.messages = await consumer.consume();
+    let caughtUp!: () => void;
+    const ready = new Promise<void>((resolve) => (caughtUp = resolve));
+    if (backlog === 0) caughtUp();
+    void (async () => {
+      for await (const message of this.messages!) {
+        try {
+          await this.apply(marketSnapshot.parse(message.json()));
+          message.ack();
+        } catch (error) {
+          this.logger.error(error instanceof Error ? error : String(error), 'catalog market event not applied');
+          message.nak(1_000);
+        }
+        if (message.info.pending === 0) caughtUp();
+      }
+    })();
+    await ready;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.messages?.close();
+  }
+
+  private async apply(snapshot: MarketSnapshot): Promise<void> {
+    const row = rowFromSnapshot(snapshot);
+    await this.engine.pool.query(
+      `INSERT INTO markets (condition_id, token_ids, outcomes, tick_size, min_order_size, neg_risk, fee_rate_ppm, fee_exponent,
+         fee_taker_only, rebate_rate_ppm, accepting_orders)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+       ON CONFLICT (condition_id) DO UPDATE SET tick_size = EXCLUDED.tick_size, min_order_size = EXCLUDED.min_order_size,
+         neg_risk = EXCLUDED.neg_risk, fee_rate_ppm = EXCLUDED.fee_rate_ppm, fee_exponent = EXCLUDED.fee_exponent,
+         fee_taker_only = EXCLUDED.fee_taker_only, rebate_rate_ppm = EXCLUDED.rebate_rate_ppm,
+         accepting_orders = EXCLUDED.accepting_orders AND markets.winning_outcome = -1, updated_at = now()`,
+      [
+        row.condition_id,
+        row.token_ids,
+        row.outcomes,
+        row.tick_size,
+        row.min_order_size,
+        row.neg_risk,
+        row.fee_rate_ppm,
+        row.fee_exponent,
+        row.fee_taker_only,
+        row.rebate_rate_ppm,
+        row.accepting_orders,
+      ],
+    );
+    const known = this.engine.state.markets.get(row.condition_id);
+    if (known) applySnapshot(known, snapshot);
+    else this.engine.state.addMarket(marketFromRow({ ...row, winning_outcome: -1, book_seq: '0' }));
+  }
+}

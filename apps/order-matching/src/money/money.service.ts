@@ -1,0 +1,102 @@
+import { Injectable } from '@nestjs/common';
+import {
+  fail,
+  formatUnits,
+  ok,
+  type AccountBalances,
+  type LedgerAudit,
+  type MoneyMoveRequest,
+  type PostOnlyModeRequest,
+  type RedeemRequest,
+  type Reply,
+  type ResolveRequest,
+  type SplitMergeRequest,
+} from '@exchange/contracts';
+import { toChecksumAddress } from '@exchange/chain';
+import type { EngineState } from '../engine/engine-state';
+import { COLLATERAL } from '../engine/ledger';
+import { audit, deposit, merge, redeem, resolve, split, withdraw } from '../engine/money';
+import { EngineService } from '../engine-host/engine.service';
+
+type Move = (state: EngineState, now: number) => Reply<unknown>;
+
+/** Operator and trader money moves, each a command of the engine answered after its commit. */
+@Injectable()
+export class MoneyService {
+  constructor(private readonly engine: EngineService) {}
+
+  deposit(request: MoneyMoveRequest) {
+    const address = request.address.toLowerCase();
+    return this.move(address, (state) => deposit(state, address, request.amount));
+  }
+
+  withdraw(request: MoneyMoveRequest) {
+    const address = request.address.toLowerCase();
+    return this.move(address, (state) => withdraw(state, address, request.amount));
+  }
+
+  split(request: SplitMergeRequest) {
+    const address = request.caller.address.toLowerCase();
+    return this.move(address, (state) => split(state, address, request.conditionId, request.amount));
+  }
+
+  merge(request: SplitMergeRequest) {
+    const address = request.caller.address.toLowerCase();
+    return this.move(address, (state) => merge(state, address, request.conditionId, request.amount));
+  }
+
+  redeem(request: RedeemRequest) {
+    const address = request.caller.address.toLowerCase();
+    return this.move(address, (state) => redeem(state, address, request.conditionId));
+  }
+
+  async resolve(request: ResolveRequest): Promise<Reply<{ conditionId: string; winningOutcome: number; canceled: number }>> {
+    const conditionId = request.conditionId.toLowerCase();
+    const market = this.engine.state.markets.get(conditionId);
+    const winner =
+      typeof request.winningOutcome === 'number'
+        ? request.winningOutcome
+        : market?.outcomes.findIndex((o) => o.toLowerCase() === String(request.winningOutcome).toLowerCase());
+    if (market && (winner === undefined || winner < 0)) {
+      return fail('invalid_request', `winningOutcome must be 0, 1, ${market.outcomes.join(' or ')}`);
+    }
+    const { value } = await this.engine.run((state, now) => resolve(state, conditionId, (winner ?? 0) as 0 | 1, now));
+    return value.ok ? ok({ conditionId, winningOutcome: winner!, canceled: value.data.canceled }) : value;
+  }
+
+  postOnly(request: PostOnlyModeRequest): Reply<{ enabled: boolean; until: string | null }> {
+    const until = request.enabled ? Date.now() + request.retryAfterSeconds * 1000 : 0;
+    this.engine.state.postOnlyUntil = until;
+    return ok({ enabled: request.enabled, until: until ? new Date(until).toISOString() : null });
+  }
+
+  audit(): Reply<LedgerAudit> {
+    const result = audit(this.engine.state);
+    return ok({
+      deposits: String(result.deposits),
+      withdrawals: String(result.withdrawals),
+      collateral: String(result.collateral),
+      backing: String(result.backing),
+      unbalancedMarkets: result.unbalancedMarkets,
+      balanced: result.balanced,
+    });
+  }
+
+  private async move(address: string, command: Move): Promise<Reply<AccountBalances>> {
+    const { value } = await this.engine.run(command);
+    if (!value.ok) return value;
+    return ok(this.balances(address));
+  }
+
+  private balances(address: string): AccountBalances {
+    const holdings = this.engine.state.ledger.holdings(address);
+    const collateral = holdings.find(([asset]) => asset === COLLATERAL)?.[1] ?? { available: 0, reserved: 0 };
+    return {
+      address: toChecksumAddress(address),
+      collateral: { available: formatUnits(collateral.available), reserved: formatUnits(collateral.reserved) },
+      positions: holdings
+        .filter(([asset, b]) => asset !== COLLATERAL && b.available + b.reserved > 0)
+        .map(([asset, b]) => ({ token_id: asset, available: formatUnits(b.available), reserved: formatUnits(b.reserved) })),
+    };
+  }
+}

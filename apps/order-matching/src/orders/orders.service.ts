@@ -1,0 +1,32 @@
+import { Injectable } from '@nestjs/common';
+import { ok, type CancelMarketRequest, type CancelOrdersRequest, type CancelResult, type Caller, type OrderResult, type PlaceOrdersRequest, type Reply } from '@exchange/contracts';
+import { cancelByIds, cancelWhere } from '../engine/cancel-orders';
+import { placeOrder } from '../engine/place-order';
+import { EngineService } from '../engine-host/engine.service';
+
+@Injectable()
+export class OrdersService {
+  constructor(private readonly engine: EngineService) {}
+
+  /** Each order gets its own result; one failure leaves the others unaffected. */
+  async place(request: PlaceOrdersRequest): Promise<Reply<OrderResult[]>> {
+    const { value, batchId } = await this.engine.run((state, now) => request.orders.map((order) => placeOrder(state, request.caller, order, now)));
+    for (const result of value) if (result.tradeIDs.length) result.transactionsHashes = [batchId];
+    return ok(value);
+  }
+
+  async cancel(request: CancelOrdersRequest): Promise<Reply<CancelResult>> {
+    return ok((await this.engine.run((state, now) => cancelByIds(state, request.caller.apiKey, request.orderIds, now))).value);
+  }
+
+  async cancelAll(caller: Caller): Promise<Reply<CancelResult>> {
+    return ok((await this.engine.run((state, now) => cancelWhere(state, caller.apiKey, () => true, now))).value);
+  }
+
+  async cancelMarket(request: CancelMarketRequest): Promise<Reply<CancelResult>> {
+    const market = request.market?.toLowerCase();
+    const keep = (order: { conditionId: string; tokenId: string }) =>
+      (market === undefined || order.conditionId === market) && (request.asset_id === undefined || order.tokenId === request.asset_id);
+    return ok((await this.engine.run((state, now) => cancelWhere(state, request.caller.apiKey, keep, now))).value);
+  }
+}

@@ -1,0 +1,29 @@
+import { Controller } from '@nestjs/common';
+import type { BalanceRequest, ListOrdersRequest, ListTradesRequest, RpcRequest } from '@exchange/contracts';
+import { RpcRoute } from '@exchange/service-kit';
+import { QueriesService } from './queries.service';
+
+@Controller()
+export class QueriesController {
+  constructor(private readonly queries: QueriesService) {}
+
+  @RpcRoute('matching.orders.get.v1')
+  order(request: RpcRequest<'matching.orders.get.v1'>) {
+    return this.queries.order(request.caller, request.id);
+  }
+
+  @RpcRoute('matching.orders.list.v1')
+  orders(request: ListOrdersRequest) {
+    return this.queries.orders(request);
+  }
+
+  @RpcRoute('matching.trades.list.v1')
+  trades(request: ListTradesRequest) {
+    return this.queries.trades(request);
+  }
+
+  @RpcRoute('matching.balance.get.v1')
+  async balance(request: BalanceRequest) {
+    return this.queries.balance(request);
+  }
+}

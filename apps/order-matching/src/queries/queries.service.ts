@@ -1,0 +1,99 @@
+import { Injectable } from '@nestjs/common';
+import {
+  fail,
+  ok,
+  type BalanceAllowance,
+  type BalanceRequest,
+  type Caller,
+  type ListOrdersRequest,
+  type ListTradesRequest,
+  type OpenOrder,
+  type Page,
+  type Reply,
+  type Trade,
+} from '@exchange/contracts';
+import { COLLATERAL } from '../engine/ledger';
+import { EngineService } from '../engine-host/engine.service';
+import { nextCursor, offsetOf } from './cursor';
+import { presentOrder, presentTrade, type OrderRow, type TradeRow } from './presenters';
+
+const PAGE = 100;
+/** Clients check allowances; on this exchange there are none to set, so they read as unlimited. */
+const UNLIMITED = (2n ** 256n - 1n).toString();
+const EXCHANGES = ['0xE111180000d2663C0091e4f400237545B87B996B', '0xe2222d279d744050d28e00520010520000310F59'];
+
+/** Reads of orders and trades (committed rows) and balances (the engine's memory) of the authenticated caller. */
+@Injectable()
+export class QueriesService {
+  constructor(private readonly engine: EngineService) {}
+
+  async order(caller: Caller, id: string): Promise<Reply<OpenOrder>> {
+    const rows = await this.engine.pool.query<OrderRow>(
+      `SELECT o.*, m.outcomes FROM orders o JOIN markets m USING (condition_id) WHERE o.id = $1 AND (o.owner = $2 OR o.maker = $3)`,
+      [id.toLowerCase(), caller.apiKey, caller.address.toLowerCase()],
+    );
+    const row = rows.rows[0];
+    return row ? ok(presentOrder(row)) : fail('order_not_found', `order ${id} not found`);
+  }
+
+  /** The caller's open orders (status LIVE), oldest first. */
+  async orders(request: ListOrdersRequest): Promise<Reply<Page<OpenOrder>>> {
+    const offset = offsetOf(request.next_cursor);
+    if (offset === null) return fail('invalid_request', 'next_cursor is not a cursor of this list');
+    const rows = await this.engine.pool.query<OrderRow>(
+      `SELECT o.*, m.outcomes FROM orders o JOIN markets m USING (condition_id)
+       WHERE (o.owner = $1 OR o.maker = $2) AND o.status = 'LIVE'
+         AND ($3::text IS NULL OR o.id = $3) AND ($4::text IS NULL OR o.condition_id = $4) AND ($5::text IS NULL OR o.token_id = $5)
+       ORDER BY o.seq LIMIT $6 OFFSET $7`,
+      [request.caller.apiKey, request.caller.address.toLowerCase(), request.id?.toLowerCase() ?? null, request.market?.toLowerCase() ?? null, request.asset_id ?? null, PAGE, offset],
+    );
+    const data = rows.rows.map(presentOrder);
+    return ok({ data, next_cursor: nextCursor(offset, data.length, PAGE), limit: PAGE, count: data.length });
+  }
+
+  /** Trades in which the caller took part, as taker or maker; newest first. */
+  async trades(request: ListTradesRequest): Promise<Reply<Page<Trade>>> {
+    const offset = offsetOf(request.next_cursor);
+    if (offset === null) return fail('invalid_request', 'next_cursor is not a cursor of this list');
+    const me = request.caller.address.toLowerCase();
+    const maker = (request.maker ?? request.maker_address)?.toLowerCase() ?? null;
+    const rows = await this.engine.pool.query<TradeRow>(
+      `SELECT t.*, m.outcomes,
+         (SELECT json_agg(json_build_object('order_id', tm.order_id, 'maker', tm.maker, 'owner', tm.owner, 'token_id', tm.token_id,
+            'outcome', tm.outcome, 'side', tm.side, 'shares', tm.shares::text, 'price', tm.price) ORDER BY tm.order_id)
+          FROM trade_makers tm WHERE tm.trade_id = t.id) AS makers
+       FROM trades t JOIN markets m USING (condition_id)
+       WHERE (t.taker = $1 OR EXISTS (SELECT 1 FROM trade_makers x WHERE x.trade_id = t.id AND x.maker = $1))
+         AND ($2::text IS NULL OR t.id = $2)
+         AND ($3::text IS NULL OR t.taker = $3)
+         AND ($4::text IS NULL OR EXISTS (SELECT 1 FROM trade_makers y WHERE y.trade_id = t.id AND y.maker = $4))
+         AND ($5::text IS NULL OR t.condition_id = $5)
+         AND ($6::text IS NULL OR t.token_id = $6)
+         AND ($7::bigint IS NULL OR t.match_time < $7 * 1000)
+         AND ($8::bigint IS NULL OR t.match_time > $8 * 1000)
+       ORDER BY t.match_time DESC, t.id LIMIT $9 OFFSET $10`,
+      [
+        me,
+        request.id ?? null,
+        request.taker?.toLowerCase() ?? null,
+        maker,
+        request.market?.toLowerCase() ?? null,
+        request.asset_id ?? null,
+        request.before ?? null,
+        request.after ?? null,
+        PAGE,
+        offset,
+      ],
+    );
+    const data = rows.rows.map((row) => presentTrade(row, me));
+    return ok({ data, next_cursor: nextCursor(offset, data.length, PAGE), limit: PAGE, count: data.length });
+  }
+
+  /** Available balance in base units (6 decimals), as upstream's `balance`. */
+  balance(request: BalanceRequest): Reply<BalanceAllowance> {
+    const asset = request.asset_type === 'COLLATERAL' ? COLLATERAL : request.token_id!;
+    if (asset !== COLLATERAL && !this.engine.state.tokens.has(asset)) return fail('market_not_found', `unknown token ${asset}`);
+    const balance = this.engine.state.ledger.get(request.caller.address.toLowerCase(), asset);
+    return ok({ balance: String(balance.available), allowances: Object.fromEntries(EXCHANGES.map((e) => [e, UNLIMITED])) });
+  }
+}

@@ -1,0 +1,114 @@
+import { COLLATERAL } from '../../../src/engine/ledger';
+import { split } from '../../../src/engine/money';
+import { placeOrder } from '../../../src/engine/place-order';
+import { anOrder, balanceOf, CONDITION, expectConserved, fund, newEngine, traderOf, YES } from '../../support/engine-fixture';
+
+const alice = traderOf(1);
+const bob = traderOf(2);
+
+function withAsks() {
+  const state = newEngine();
+  fund(state, alice, '100');
+  fund(state, bob, '100');
+  split(state, alice.address, CONDITION, 20_000_000);
+  placeOrder(state, alice, anOrder(alice, { side: 'SELL', price: '0.50', size: '5' }), 1);
+  placeOrder(state, alice, anOrder(alice, { side: 'SELL', price: '0.55', size: '5' }), 2);
+  return state;
+}
+
+describe('order types', () => {
+  it('FOK fills entirely or changes nothing', () => {
+    const state = withAsks();
+    const before = balanceOf(state, bob, COLLATERAL);
+    const tooBig = placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.55', size: '11', type: 'FOK', collateral: '6.05' }), 3);
+    expect(tooBig).toMatchObject({ success: false, code: 'FOK_ORDER_NOT_FILLED_ERROR', errorMsg: "order couldn't be fully filled. FOK orders are fully filled or killed." });
+    expect(balanceOf(state, bob, COLLATERAL)).toEqual(before);
+    const fits = placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.55', size: '10', type: 'FOK', collateral: '5.5' }), 4);
+    expect(fits).toMatchObject({ success: true, status: 'matched', makingAmount: '5.25', takingAmount: '10' });
+    expect(balanceOf(state, bob, COLLATERAL)).toEqual({ available: 94_750_000, reserved: 0 });
+    expectConserved(state);
+  });
+
+  it('FAK fills what crosses and drops the rest; with nothing to cross it is refused', () => {
+    const state = withAsks();
+    const partial = placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.52', size: '8', type: 'FAK', collateral: '4.16' }), 3);
+    expect(partial).toMatchObject({ success: true, status: 'matched', takingAmount: '5', makingAmount: '2.5' });
+    expect(balanceOf(state, bob, COLLATERAL).reserved).toBe(0);
+    const none = placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.40', size: '8', type: 'FAK', collateral: '3.2' }), 4);
+    expect(none).toMatchObject({ success: false, code: 'FAK_ORDER_NOT_FILLED_ERROR' });
+    expectConserved(state);
+  });
+
+  it('postOnly rests when it does not cross and is refused when it would', () => {
+    const state = withAsks();
+    expect(placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.50', size: '5', postOnly: true }), 3)).toMatchObject({
+      success: false,
+      code: 'INVALID_POST_ONLY_ORDER',
+      errorMsg: 'invalid post-only order: order crosses book',
+    });
+    expect(placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.49', size: '5', postOnly: true }), 4)).toMatchObject({ success: true, status: 'live' });
+    expect(placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.49', size: '5', postOnly: true, type: 'FOK' }), 5)).toMatchObject({
+      code: 'INVALID_POST_ONLY_ORDER_TYPE',
+    });
+    expectConserved(state);
+  });
+
+  it('in post-only mode only post-only orders pass, with a retry time', () => {
+    const state = withAsks();
+    state.postOnlyUntil = 61_000;
+    expect(placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.40', size: '5' }), 1_000)).toMatchObject({
+      success: false,
+      code: 'post_only_mode',
+      retry_after_seconds: 60,
+    });
+    expect(placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.40', size: '5', postOnly: true }), 1_000).success).toBe(true);
+  });
+
+  it('GTD needs an expiration at least 60 s ahead; others need none', () => {
+    const state = withAsks();
+    const now = 1_700_000_000_000;
+    expect(placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.40', size: '5', type: 'GTD', expiration: now / 1000 + 30 }), now).code).toBe('INVALID_ORDER_EXPIRATION');
+    expect(placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.40', size: '5', expiration: now / 1000 + 600 }), now).code).toBe('INVALID_ORDER_EXPIRATION');
+    expect(placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.40', size: '5', type: 'GTD', expiration: now / 1000 + 600 }), now).success).toBe(true);
+  });
+});
+
+describe('rejections change nothing and say why in the upstream words', () => {
+  const state = withAsks();
+  const cases: [string, Parameters<typeof anOrder>[1], string, string][] = [
+    ['off the tick grid', { side: 'BUY', price: '0.405', size: '5' }, 'INVALID_ORDER_MIN_TICK_SIZE', 'breaks minimum tick size rule: 0.01'],
+    ['below the tick range', { side: 'BUY', price: '0.00', size: '5', collateral: '0' }, 'INVALID_ORDER_ERROR', 'invalid amounts'],
+    ['below the minimum size', { side: 'BUY', price: '0.40', size: '4.99' }, 'INVALID_ORDER_MIN_SIZE', 'Size (4.99) lower than the minimum: 5'],
+    ['a size finer than 0.01', { side: 'BUY', price: '0.40', size: '5.001' }, 'INVALID_ORDER_ERROR', 'max accuracy'],
+    ['more than the balance', { side: 'BUY', price: '0.90', size: '200' }, 'INVALID_ORDER_NOT_ENOUGH_BALANCE', 'not enough balance / allowance'],
+    ['shares it does not hold', { side: 'SELL', price: '0.90', size: '5' }, 'INVALID_ORDER_NOT_ENOUGH_BALANCE', 'not enough balance'],
+    ['an unknown token', { side: 'BUY', price: '0.40', size: '5', token: '999' }, 'INVALID_ORDER_ERROR', 'invalid token id'],
+  ];
+  it.each(cases)('%s', (_name, order, code, message) => {
+    const before = JSON.stringify(state.ledger.get(bob.address, COLLATERAL));
+    const result = placeOrder(state, bob, anOrder(bob, order), 10);
+    expect(result).toMatchObject({ success: false, code, errorMsg: expect.stringContaining(message) });
+    expect(JSON.stringify(state.ledger.get(bob.address, COLLATERAL))).toBe(before);
+    expectConserved(state);
+  });
+
+  it('refuses the same order twice', () => {
+    const order = anOrder(bob, { side: 'BUY', price: '0.40', size: '5' });
+    expect(placeOrder(state, bob, order, 10).success).toBe(true);
+    expect(placeOrder(state, bob, order, 11)).toMatchObject({ code: 'INVALID_ORDER_DUPLICATED', errorMsg: `order ${order.orderId} is invalid. Duplicated.` });
+  });
+
+  it('refuses an order whose owner or signer is not the caller', () => {
+    const order = anOrder(bob, { side: 'BUY', price: '0.40', size: '5' });
+    expect(placeOrder(state, alice, order, 10).errorMsg).toBe('the order owner has to be the owner of the API KEY');
+    const forged = { ...order, signer: alice.address };
+    expect(placeOrder(state, bob, forged, 10).errorMsg).toBe('the order signer address has to be the address of the API KEY');
+  });
+
+  it('refuses orders on a closed or resolved market', () => {
+    const closed = newEngine(undefined, { acceptingOrders: false });
+    fund(closed, bob, '10');
+    expect(placeOrder(closed, bob, anOrder(bob, { side: 'BUY', price: '0.40', size: '5' }), 1).code).toBe('MARKET_NOT_READY');
+    expect(balanceOf(closed, bob, YES).available).toBe(0);
+  });
+});

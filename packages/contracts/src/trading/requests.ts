@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import { addressSchema, conditionIdSchema, TOKEN_ID_PATTERN } from '../common/identifiers';
+import { parseUnits } from '../common/decimal';
+import { queryInt } from '../common/query';
+import { MAX_BATCH_ORDERS, MAX_CANCEL_IDS, orderSubmission } from './order-submission';
+
+/** Who is calling, as the gateway authenticated it (L2): the API key and the address it belongs to. */
+export const caller = z.object({ apiKey: z.string().min(1).max(100), address: addressSchema });
+export type Caller = z.output<typeof caller>;
+
+export const orderIdSchema = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'order id must be 0x + 64 hex');
+const tokenId = z.string().regex(TOKEN_ID_PATTERN, 'must be a decimal token id');
+
+/** An order whose signature the gateway verified: its hash, the recovered signer and the exchange domain. */
+export const verifiedOrder = z.object({
+  orderId: orderIdSchema,
+  signer: addressSchema,
+  exchange: z.enum(['standard', 'negRisk']),
+  submission: orderSubmission,
+});
+export type VerifiedOrder = z.output<typeof verifiedOrder>;
+
+export const placeOrdersRequest = z.object({
+  caller,
+  orders: z.array(verifiedOrder).min(1).max(MAX_BATCH_ORDERS),
+});
+export type PlaceOrdersRequest = z.output<typeof placeOrdersRequest>;
+
+export const cancelOrdersRequest = z.object({ caller, orderIds: z.array(orderIdSchema).min(1).max(MAX_CANCEL_IDS) });
+export type CancelOrdersRequest = z.output<typeof cancelOrdersRequest>;
+
+export const cancelAllRequest = z.object({ caller });
+export const cancelMarketRequest = z.object({
+  caller,
+  market: conditionIdSchema.optional(),
+  asset_id: tokenId.optional(),
+});
+export type CancelMarketRequest = z.output<typeof cancelMarketRequest>;
+
+const cursor = z.string().max(64).optional();
+
+export const getOrderRequest = z.object({ caller, id: orderIdSchema });
+export const listOrdersRequest = z.object({
+  caller,
+  id: orderIdSchema.optional(),
+  market: conditionIdSchema.optional(),
+  asset_id: tokenId.optional(),
+  next_cursor: cursor,
+});
+export type ListOrdersRequest = z.output<typeof listOrdersRequest>;
+
+const unixSeconds = (name: string) => queryInt(name, 0, 99_999_999_999);
+export const listTradesRequest = z.object({
+  caller,
+  id: z.string().max(100).optional(),
+  taker: addressSchema.optional(),
+  maker: addressSchema.optional(),
+  maker_address: addressSchema.optional(),
+  market: conditionIdSchema.optional(),
+  asset_id: tokenId.optional(),
+  before: unixSeconds('before').optional(),
+  after: unixSeconds('after').optional(),
+  next_cursor: cursor,
+});
+export type ListTradesRequest = z.output<typeof listTradesRequest>;
+
+export const balanceRequest = z
+  .object({
+    caller,
+    asset_type: z.enum(['COLLATERAL', 'CONDITIONAL'], { error: 'asset_type must be COLLATERAL or CONDITIONAL' }),
+    token_id: tokenId.optional(),
+    signature_type: queryInt('signature_type', 0, 3).optional(),
+  })
+  .refine((r) => r.asset_type === 'COLLATERAL' || r.token_id !== undefined, 'token_id is required for CONDITIONAL');
+export type BalanceRequest = z.output<typeof balanceRequest>;
+
+export const heartbeatRequest = z.object({
+  caller,
+  heartbeat_id: z.string().max(64).nullish().transform((v) => v ?? ''),
+});
+export type HeartbeatRequest = z.output<typeof heartbeatRequest>;
+
+/** A positive amount of collateral or shares as a decimal string, read into base units. */
+export const amountSchema = z.string({ error: 'amount must be a decimal string' }).transform((v, ctx) => {
+  const units = parseUnits(v);
+  if (units === null || units <= 0) {
+    ctx.addIssue({ code: 'custom', message: 'amount must be a positive decimal with at most 6 decimals' });
+    return z.NEVER;
+  }
+  return units;
+});
+
+export const moneyMoveRequest = z.object({ address: addressSchema, amount: amountSchema });
+export type MoneyMoveRequest = z.output<typeof moneyMoveRequest>;
+
+export const splitMergeRequest = z.object({ caller, conditionId: conditionIdSchema, amount: amountSchema });
+export type SplitMergeRequest = z.output<typeof splitMergeRequest>;
+
+export const redeemRequest = z.object({ caller, conditionId: conditionIdSchema });
+export type RedeemRequest = z.output<typeof redeemRequest>;
+
+export const resolveRequest = z.object({
+  conditionId: conditionIdSchema,
+  /** The outcome index (0 = first outcome, "Yes") or its name. */
+  winningOutcome: z.union([z.literal(0), z.literal(1), z.string().min(1).max(100)]),
+});
+export type ResolveRequest = z.output<typeof resolveRequest>;
+
+export const postOnlyModeRequest = z.object({
+  enabled: z.boolean(),
+  retryAfterSeconds: z.number().int().min(1).max(86_400).default(120),
+});
+export type PostOnlyModeRequest = z.output<typeof postOnlyModeRequest>;

@@ -1,0 +1,98 @@
+/** Trading resources on the wire (SPEC.md and UPSTREAM.md section 3). */
+
+export type OrderResultStatus = 'live' | 'matched' | 'delayed' | 'unmatched';
+
+/** POST /order and the elements of POST /orders. Amounts are decimal strings ("5.2"). */
+export interface OrderResult {
+  success: boolean;
+  errorMsg: string;
+  orderID: string;
+  takingAmount: string;
+  makingAmount: string;
+  status: OrderResultStatus | '';
+  orderHash: string;
+  code: string;
+  retry_after_seconds: number;
+  transactionsHashes: string[];
+  tradeIDs: string[];
+}
+
+export type OpenOrderStatus = 'LIVE' | 'MATCHED' | 'CANCELED' | 'CANCELED_MARKET_RESOLVED' | 'INVALID';
+
+/** GET /data/order/{id} and the elements of GET /data/orders. Sizes are share decimals ("10"). */
+export interface OpenOrder {
+  id: string;
+  status: OpenOrderStatus;
+  owner: string;
+  maker_address: string;
+  market: string;
+  asset_id: string;
+  side: 'BUY' | 'SELL';
+  original_size: string;
+  size_matched: string;
+  price: string;
+  outcome: string;
+  expiration: string;
+  order_type: string;
+  associate_trades: string[];
+  created_at: number;
+}
+
+export interface MakerOrder {
+  order_id: string;
+  maker_address: string;
+  owner: string;
+  matched_amount: string;
+  fee_rate_bps: string;
+  price: string;
+  asset_id: string;
+  outcome: string;
+  side: string;
+}
+
+/** GET /data/trades element: one taker order's match, with the maker orders it matched. */
+export interface Trade {
+  id: string;
+  taker_order_id: string;
+  market: string;
+  asset_id: string;
+  side: string;
+  size: string;
+  fee_rate_bps: string;
+  price: string;
+  status: string;
+  match_time: string;
+  last_update: string;
+  outcome: string;
+  bucket_index: number;
+  owner: string;
+  maker_address: string;
+  transaction_hash: string;
+  type: 'TAKER' | 'MAKER';
+  trader_side: 'TAKER' | 'MAKER';
+  maker_orders: MakerOrder[];
+}
+
+export interface Page<T> {
+  data: T[];
+  next_cursor: string;
+  limit: number;
+  count: number;
+}
+
+export interface CancelResult {
+  canceled: string[];
+  not_canceled: Record<string, string>;
+}
+
+export interface BalanceAllowance {
+  balance: string;
+  allowances: Record<string, string>;
+}
+
+/** Money moves of the operator and the trader: amounts in base units as decimal strings. */
+export interface AccountBalances {
+  address: string;
+  collateral: { available: string; reserved: string };
+  positions: { token_id: string; available: string; reserved: string }[];
+}
