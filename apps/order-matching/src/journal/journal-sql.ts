@@ -70,11 +70,11 @@ export async function writeBatch(client: PoolClient, batchId: string, commands: 
         trades.map((t) => t.matchTime),
       ],
     );
-    const makers = trades.flatMap((t) => t.makers.map((m) => ({ tradeId: t.id, ...m })));
+    const makers = trades.flatMap((t) => t.makers.map((m, position) => ({ tradeId: t.id, position, ...m })));
     await client.query(
-      `INSERT INTO trade_makers (trade_id, order_id, maker, owner, token_id, outcome, side, shares, price, fee, rebate)
-       SELECT * FROM UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[], $8::bigint[],
-         $9::int[], $10::bigint[], $11::bigint[])`,
+      `INSERT INTO trade_makers (trade_id, order_id, position, maker, owner, token_id, outcome, side, shares, price, fee, rebate)
+       SELECT * FROM UNNEST($1::text[], $2::text[], $12::int[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[],
+         $8::bigint[], $9::int[], $10::bigint[], $11::bigint[])`,
       [
         makers.map((m) => m.tradeId),
         makers.map((m) => m.orderId),
@@ -87,6 +87,7 @@ export async function writeBatch(client: PoolClient, batchId: string, commands: 
         makers.map((m) => m.price),
         makers.map((m) => m.fee),
         makers.map((m) => m.rebate),
+        makers.map((m) => m.position),
       ],
     );
   }

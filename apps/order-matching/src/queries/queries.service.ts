@@ -60,7 +60,7 @@ export class QueriesService {
     const rows = await this.engine.pool.query<TradeRow>(
       `SELECT t.*, m.outcomes,
          (SELECT json_agg(json_build_object('order_id', tm.order_id, 'maker', tm.maker, 'owner', tm.owner, 'token_id', tm.token_id,
-            'outcome', tm.outcome, 'side', tm.side, 'shares', tm.shares::text, 'price', tm.price) ORDER BY tm.order_id)
+            'outcome', tm.outcome, 'side', tm.side, 'shares', tm.shares::text, 'price', tm.price) ORDER BY tm.position)
           FROM trade_makers tm WHERE tm.trade_id = t.id) AS makers
        FROM trades t JOIN markets m USING (condition_id)
        WHERE (t.taker = $1 OR EXISTS (SELECT 1 FROM trade_makers x WHERE x.trade_id = t.id AND x.maker = $1))

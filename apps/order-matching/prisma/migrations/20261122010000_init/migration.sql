@@ -72,6 +72,7 @@ CREATE TABLE "trades" (
 CREATE TABLE "trade_makers" (
     "trade_id" TEXT NOT NULL,
     "order_id" TEXT NOT NULL,
+    "position" INTEGER NOT NULL,
     "maker" TEXT NOT NULL,
     "owner" TEXT NOT NULL,
     "token_id" TEXT NOT NULL,

@@ -1,0 +1,104 @@
+import { readStream } from '@exchange/testing';
+import type { OrderResult } from '@exchange/contracts';
+import { COLLATERAL } from '../../src/engine/ledger';
+import { audit } from '../../src/engine/money';
+import { anOrder, traderOf } from '../support/engine-fixture';
+import { aMarketSnapshot, startMatching, type MatchingUnderTest } from '../support/matching-harness';
+
+const CONDITION = `0x${'ab'.repeat(32)}`;
+const YES = '101';
+const NO = '202';
+const alice = traderOf(1);
+const bob = traderOf(2);
+
+describe('order-matching on real PostgreSQL and NATS', () => {
+  let om: MatchingUnderTest;
+
+  beforeAll(async () => {
+    om = await startMatching();
+    await om.publishMarket(aMarketSnapshot(CONDITION, [YES, NO]));
+  });
+  afterAll(() => om.stop());
+
+  const place = async (caller: typeof alice, order: ReturnType<typeof anOrder>): Promise<OrderResult> =>
+    (await om.data('matching.orders.place.v1', { caller, orders: [order] }))[0]!;
+
+  it('trades, answers after the commit, and keeps everything across a restart', async () => {
+    await om.data('matching.admin.deposit.v1', { address: alice.address, amount: '100' });
+    await om.data('matching.admin.deposit.v1', { address: bob.address, amount: '100' });
+    const split = await om.data('matching.split.v1', { caller: alice, conditionId: CONDITION, amount: '50' });
+    expect(split.positions).toHaveLength(2);
+
+    const asks = [];
+    for (const price of ['0.60', '0.61', '0.62']) asks.push(await place(alice, anOrder(alice, { token: YES, side: 'SELL', price, size: '10' })));
+    const bids = [];
+    for (const price of ['0.40', '0.41']) bids.push(await place(bob, anOrder(bob, { token: YES, side: 'BUY', price, size: '10' })));
+    const cross = await place(bob, anOrder(bob, { token: YES, side: 'BUY', price: '0.61', size: '15' }));
+    expect(cross).toMatchObject({ success: true, status: 'matched', takingAmount: '15', tradeIDs: [expect.any(String)] });
+    expect(cross.transactionsHashes).toEqual([expect.stringMatching(/^0x[0-9a-f]{64}$/)]);
+    // A batch of orders: each gets its own result, a bad one does not stop the others.
+    const batch = await om.data('matching.orders.place.v1', {
+      caller: bob,
+      orders: [anOrder(bob, { token: NO, side: 'BUY', price: '0.30', size: '5' }), anOrder(bob, { token: NO, side: 'BUY', price: '0.305', size: '5' })],
+    });
+    expect(batch.map((r) => r.success)).toEqual([true, false]);
+
+    const trades = await om.data('matching.trades.list.v1', { caller: bob });
+    expect(trades.data).toHaveLength(1);
+    expect(trades.data[0]).toMatchObject({ side: 'BUY', size: '15', price: '0.603333', status: 'MATCHED', trader_side: 'TAKER' });
+    expect(trades.data[0]!.maker_orders.map((m) => [m.price, m.matched_amount])).toEqual([
+      ['0.6', '10'],
+      ['0.61', '5'],
+    ]);
+    const makerView = await om.data('matching.trades.list.v1', { caller: alice });
+    expect(makerView.data[0]).toMatchObject({ trader_side: 'MAKER', id: trades.data[0]!.id });
+
+    const open = await om.data('matching.orders.list.v1', { caller: alice });
+    expect(open.data.map((o) => [o.price, o.size_matched])).toEqual([['0.61', '5'], ['0.62', '0']]);
+    const one = await om.data('matching.orders.get.v1', { caller: alice, id: asks[0]!.orderID });
+    expect(one).toMatchObject({ status: 'MATCHED', original_size: '10', size_matched: '10', outcome: 'Yes' });
+
+    const before = om.engine().state;
+    const book = [...before.markets.get(CONDITION)!.book.orders()];
+    const holdings = (state: typeof before) => [alice, bob].map((t) => state.ledger.holdings(t.address.toLowerCase()).sort(([a], [b]) => a.localeCompare(b)));
+    const balances = holdings(before);
+    expect(audit(before).balanced).toBe(true);
+
+    await om.restart({ POST_ONLY_AFTER_RESTART_SECONDS: '60' });
+    const after = om.engine().state;
+    expect([...after.markets.get(CONDITION)!.book.orders()]).toEqual(book);
+    expect(holdings(after)).toEqual(balances);
+    expect(audit(after)).toEqual(audit(before));
+
+    const refused = await place(bob, anOrder(bob, { token: YES, side: 'BUY', price: '0.30', size: '5' }));
+    expect(refused).toMatchObject({ success: false, code: 'post_only_mode', retry_after_seconds: expect.any(Number) });
+    expect(refused.retry_after_seconds).toBeGreaterThan(55);
+    const resting = await place(bob, anOrder(bob, { token: YES, side: 'BUY', price: '0.30', size: '5', postOnly: true }));
+    expect(resting).toMatchObject({ success: true, status: 'live' });
+    const duplicate = await place(alice, { ...anOrder(alice, { token: YES, side: 'SELL', price: '0.60', size: '10', postOnly: true }), orderId: asks[0]!.orderID });
+    expect(duplicate.code).toBe('INVALID_ORDER_DUPLICATED');
+  });
+
+  it('cancels, reports balances, and publishes order, trade and book events in order', async () => {
+    const canceled = await om.data('matching.orders.cancel-all.v1', { caller: bob });
+    expect(canceled.canceled.length).toBeGreaterThan(0);
+    const balance = await om.data('matching.balance.get.v1', { caller: bob, asset_type: 'COLLATERAL' });
+    expect(balance.balance).toBe(String(om.engine().state.ledger.get(bob.address, COLLATERAL).available));
+    expect(om.engine().state.ledger.get(bob.address, COLLATERAL).reserved).toBe(0);
+    expect((await om.request('matching.balance.get.v1', { caller: bob, asset_type: 'CONDITIONAL' })).ok).toBe(false);
+
+    const deadline = Date.now() + 5_000;
+    let events: Awaited<ReturnType<typeof readStream>> = [];
+    while (Date.now() < deadline) {
+      events = await readStream(om.prefix, 'MATCHING');
+      if (events.some((e) => e.subject === 'matching.evt.order.v1' && (e.data as { type: string }).type === 'CANCELLATION')) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const subjects = new Set(events.map((e) => e.subject));
+    expect(subjects).toEqual(new Set(['matching.evt.order.v1', 'matching.evt.trade.v1', 'matching.evt.book.v1']));
+    const bookSeqs = events.filter((e) => e.subject === 'matching.evt.book.v1').map((e) => (e.data as { bookSeq: number }).bookSeq);
+    expect(bookSeqs).toEqual(bookSeqs.map((_, i) => i + 1));
+    const trade = events.find((e) => e.subject === 'matching.evt.trade.v1')!.data as { batchId: string };
+    expect(trade.batchId).toMatch(/^0x[0-9a-f]{64}$/);
+  });
+});

@@ -1,0 +1,118 @@
+import path from 'node:path';
+import type { INestApplication } from '@nestjs/common';
+import { connect, JSONCodec, type NatsConnection } from 'nats';
+import { CATALOG_STREAM, type MarketSnapshot, type Reply, type RpcRequestInput, type RpcResponse, type RpcSubject } from '@exchange/contracts';
+import { bootstrapService, createTestDatabase, dropDatabase, ensureStream, prefixed, RpcClient } from '@exchange/service-kit';
+import { deleteStreams, TEST_NATS_URL, testPrefix } from '@exchange/testing';
+import { loadMatchingEnv } from '../../src/config';
+import { EngineService } from '../../src/engine-host/engine.service';
+import { MatchingModule } from '../../src/matching.module';
+
+export interface MatchingUnderTest {
+  prefix: string;
+  databaseUrl: string;
+  engine(): EngineService;
+  request<S extends RpcSubject>(subject: S, payload: unknown): Promise<Reply<RpcResponse<S>>>;
+  data<S extends RpcSubject>(subject: S, payload: unknown): Promise<RpcResponse<S>>;
+  /** Announces a market the way the catalog does: a snapshot on its JetStream stream. */
+  publishMarket(snapshot: MarketSnapshot): Promise<void>;
+  restart(env?: Record<string, string>): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** order-matching in this process on a fresh database and NATS prefix; a journal failure fails the test. */
+export async function startMatching(env: Record<string, string> = {}): Promise<MatchingUnderTest> {
+  const prefix = testPrefix('om');
+  const databaseUrl = await createTestDatabase(path.join(__dirname, '../..'), 'matching');
+  const nc: NatsConnection = await connect({ servers: TEST_NATS_URL });
+  await ensureStream(nc, prefix, CATALOG_STREAM);
+  const boot = (extra: Record<string, string>) => {
+    const config = loadMatchingEnv({
+      DATABASE_URL: databaseUrl,
+      NATS_URL: TEST_NATS_URL,
+      NATS_PREFIX: prefix,
+      HEALTH_PORT: '0',
+      LOG_LEVEL: 'warn',
+      POST_ONLY_AFTER_RESTART_SECONDS: '0',
+      ...env,
+      ...extra,
+    });
+    return bootstrapService({
+      name: 'order-matching',
+      module: MatchingModule.forRoot(config, (error) => {
+        throw error;
+      }),
+      env: config,
+      healthPort: 0,
+    });
+  };
+  let app: INestApplication = await boot({});
+  const rpc = new RpcClient(nc, prefix, 10_000);
+  const request = <S extends RpcSubject>(subject: S, payload: unknown) => rpc.request(subject, payload as RpcRequestInput<S>);
+  const codec = JSONCodec();
+  return {
+    prefix,
+    databaseUrl,
+    engine: () => app.get(EngineService),
+    request,
+    async data(subject, payload) {
+      const reply = await request(subject, payload);
+      if (!reply.ok) throw new Error(`${subject} failed: ${JSON.stringify(reply)}`);
+      return reply.data;
+    },
+    async publishMarket(snapshot) {
+      await nc.jetstream().publish(prefixed(prefix, 'catalog.evt.market.created.v1'), codec.encode(snapshot));
+      const deadline = Date.now() + 5_000;
+      while (!app.get(EngineService).state.markets.has(snapshot.conditionId)) {
+        if (Date.now() > deadline) throw new Error('market did not arrive');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
+    async restart(extra = {}) {
+      await app.close();
+      app = await boot(extra);
+    },
+    async stop() {
+      await app.close();
+      await nc.close();
+      await dropDatabase(databaseUrl);
+      await deleteStreams(prefix);
+    },
+  };
+}
+
+export function aMarketSnapshot(conditionId: string, tokens: [string, string], overrides: Partial<MarketSnapshot> = {}): MarketSnapshot {
+  return {
+    id: 1,
+    eventId: 1,
+    eventSlug: 'event',
+    eventTitle: 'Event',
+    category: 'politics',
+    tags: [],
+    slug: `market-${conditionId.slice(2, 10)}`,
+    question: 'Will it?',
+    description: '',
+    conditionId,
+    questionId: conditionId,
+    mirrorConditionId: '',
+    outcomes: ['Yes', 'No'],
+    tokenIds: tokens,
+    mirrorTokenIds: ['', ''],
+    tickSizeUnits: 10_000,
+    minOrderSizeUnits: 5_000_000,
+    negRisk: false,
+    negRiskMarketId: '',
+    feeSchedule: { ratePpm: 40_000, exponent: 1, takerOnly: true, rebateRatePpm: 250_000 },
+    active: true,
+    closed: false,
+    archived: false,
+    acceptingOrders: true,
+    endDate: '2027-01-01T00:00:00.000Z',
+    icon: '',
+    image: '',
+    sites: [],
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
