@@ -27,9 +27,10 @@ describe.each(implementations)('%s: postOnly', (_name, create) => {
     rest(BID, cents(45), shares(1));
 
     expect(place({ side: BID, price: cents(49), size: shares(1), postOnly: true }).outcome).toBe('RESTING');
-    expect(place({ side: ASK, price: cents(46), size: shares(1), postOnly: true }).outcome).toBe('RESTING');
+    expect(place({ side: ASK, price: cents(50), size: shares(1), postOnly: true }).outcome).toBe('RESTING');
     expect(book.bestBid()).toBe(cents(49));
-    expect(book.bestAsk()).toBe(cents(46));
+    expect(book.bestAsk()).toBe(cents(50));
+    expect(book.depth(ASK, 1)).toEqual([{ price: cents(50), size: shares(2) }]);
   });
 
   it('rests on an empty book', () => {

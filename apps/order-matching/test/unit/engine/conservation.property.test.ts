@@ -87,6 +87,6 @@ describe('conservation over random command streams', () => {
       { numRuns: 50 },
     );
     // The streams must really trade, or the invariants above would hold trivially.
-    expect(trades).toBeGreaterThan(1_000);
+    expect(trades).toBeGreaterThan(250);
   });
 });
