@@ -5,33 +5,61 @@ import { deleteStreams, freePort, spawnApp, TEST_NATS_URL, testPrefix, waitHealt
 export const REPO_ROOT = path.resolve(__dirname, '../..');
 export const ADMIN_TOKEN = 'e2e-admin-token-0123456789';
 
+export type AppName = 'catalog' | 'order-matching' | 'gateway';
+
 export interface Stack {
   /** The combined port. */
   base: string;
   urls: { combined: string; catalog: string; clob: string; data: string };
   /** JSON request with the admin bearer token. */
   admin(method: string, path: string, body?: unknown): Promise<Response>;
-  restart(name: 'catalog' | 'gateway'): Promise<void>;
+  /** Stops an app gracefully (or with a signal) and starts it again on the same database. */
+  restart(name: AppName, signal?: NodeJS.Signals): Promise<void>;
+  /** The running process of an app. */
+  process(name: AppName): AppProcess;
   stop(): Promise<void>;
 }
 
+export interface StackOptions {
+  demo?: boolean;
+  /** order-matching's post-only window after a restart (default 0: tests that want it say so). */
+  postOnlyAfterRestartSeconds?: number;
+}
+
 /**
- * The built apps as real processes on a fresh database and NATS prefix, behind a gateway on free
- * ports: what a client of the exchange talks to.
+ * The built apps as real processes on fresh databases, a fresh NATS prefix and Redis key prefix, behind
+ * a gateway on free ports: what a client of the exchange talks to.
  */
-export async function startStack(options: { demo?: boolean } = {}): Promise<Stack> {
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const prefix = testPrefix('e2e');
-  const catalogDb = await createTestDatabase(path.join(REPO_ROOT, 'apps/catalog'), 'e2e_catalog');
-  const [combined, catalogPort, clob, data, catalogHealth] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+  const databases = {
+    catalog: await createTestDatabase(path.join(REPO_ROOT, 'apps/catalog'), 'e2e_catalog'),
+    'order-matching': await createTestDatabase(path.join(REPO_ROOT, 'apps/order-matching'), 'e2e_matching'),
+    gateway: await createTestDatabase(path.join(REPO_ROOT, 'apps/gateway'), 'e2e_gateway'),
+  };
+  const [combined, catalogPort, clob, data, catalogHealth, matchingHealth] = await Promise.all(
+    Array.from({ length: 6 }, () => freePort()),
+  );
   const shared = { NATS_URL: TEST_NATS_URL, NATS_PREFIX: prefix };
-  const specs = {
+  const specs: Record<AppName, { env: Record<string, string>; health: string }> = {
     catalog: {
-      env: { ...shared, DATABASE_URL: catalogDb, HEALTH_PORT: String(catalogHealth), DEMO_DATA: options.demo ? 'true' : 'false' },
+      env: { ...shared, DATABASE_URL: databases.catalog, HEALTH_PORT: String(catalogHealth), DEMO_DATA: options.demo ? 'true' : 'false' },
       health: `http://127.0.0.1:${catalogHealth}/healthz`,
+    },
+    'order-matching': {
+      env: {
+        ...shared,
+        DATABASE_URL: databases['order-matching'],
+        HEALTH_PORT: String(matchingHealth),
+        POST_ONLY_AFTER_RESTART_SECONDS: String(options.postOnlyAfterRestartSeconds ?? 0),
+      },
+      health: `http://127.0.0.1:${matchingHealth}/healthz`,
     },
     gateway: {
       env: {
         ...shared,
+        DATABASE_URL: databases.gateway,
+        REDIS_KEY_PREFIX: prefix,
         ADMIN_TOKEN,
         HOST: '127.0.0.1',
         PORT: String(combined),
@@ -43,15 +71,14 @@ export async function startStack(options: { demo?: boolean } = {}): Promise<Stac
       health: `http://127.0.0.1:${combined}/ok`,
     },
   };
-  const running = new Map<string, AppProcess>();
-  const start = async (name: keyof typeof specs) => {
+  const running = new Map<AppName, AppProcess>();
+  const start = async (name: AppName) => {
     const app = spawnApp(REPO_ROOT, name, specs[name].env);
     running.set(name, app);
     await waitHealthy(specs[name].health, app);
   };
   try {
-    await start('catalog');
-    await start('gateway');
+    for (const name of ['catalog', 'order-matching', 'gateway'] as const) await start(name);
   } catch (error) {
     await Promise.all([...running.values()].map((a) => a.stop('SIGKILL')));
     throw error;
@@ -66,13 +93,14 @@ export async function startStack(options: { demo?: boolean } = {}): Promise<Stac
         headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
       }),
-    async restart(name) {
-      await running.get(name)?.stop();
+    async restart(name, signal) {
+      await running.get(name)?.stop(signal);
       await start(name);
     },
+    process: (name) => running.get(name)!,
     async stop() {
       await Promise.all([...running.values()].map((a) => a.stop()));
-      await dropDatabase(catalogDb);
+      for (const url of Object.values(databases)) await dropDatabase(url);
       await deleteStreams(prefix);
     },
   };

@@ -5,6 +5,8 @@
 export const ErrorCodes = {
   invalid_request: 400,
   invalid_json: 400,
+  /** L1: the API key of this address and nonce was deleted; another nonce gives new credentials. */
+  nonce_already_used: 400,
   unauthorized: 401,
   forbidden: 403,
   route_not_found: 404,

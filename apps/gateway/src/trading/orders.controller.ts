@@ -1,0 +1,90 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { ApiCaller } from '../auth/api-caller';
+import { L2AuthGuard } from '../auth/l2-auth.guard';
+import { OrdersService } from './orders.service';
+
+type QueryString = Record<string, string | string[]>;
+
+/** Trading routes of the CLOB surface; every one needs L2 authentication. */
+@Controller()
+@UseGuards(L2AuthGuard)
+export class OrdersController {
+  constructor(private readonly orders: OrdersService) {}
+
+  @Post('order')
+  @HttpCode(200)
+  placeOne(@ApiCaller() caller: ApiCaller, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    return this.orders.placeOne(caller, body, reply);
+  }
+
+  @Post('orders')
+  @HttpCode(200)
+  placeMany(@ApiCaller() caller: ApiCaller, @Body() body: unknown) {
+    return this.orders.placeMany(caller, body);
+  }
+
+  @Delete('order')
+  cancelOne(@ApiCaller() caller: ApiCaller, @Body() body: { orderID?: unknown } | undefined) {
+    return this.orders.cancel(caller, [body?.orderID]);
+  }
+
+  @Delete('orders')
+  cancelMany(@ApiCaller() caller: ApiCaller, @Body() body: unknown) {
+    return this.orders.cancel(caller, body);
+  }
+
+  @Delete('cancel-all')
+  cancelAll(@ApiCaller() caller: ApiCaller) {
+    return this.orders.forward('matching.orders.cancel-all.v1', { caller });
+  }
+
+  @Delete('cancel-market-orders')
+  cancelMarket(@ApiCaller() caller: ApiCaller, @Body() body: Record<string, unknown> | undefined) {
+    return this.orders.forward('matching.orders.cancel-market.v1', { ...body, caller });
+  }
+
+  @Get('data/order/:id')
+  order(@ApiCaller() caller: ApiCaller, @Param('id') id: string) {
+    return this.orders.forward('matching.orders.get.v1', { caller, id });
+  }
+
+  @Get('data/orders')
+  list(@ApiCaller() caller: ApiCaller, @Query() query: QueryString) {
+    return this.orders.forward('matching.orders.list.v1', { ...query, caller });
+  }
+
+  @Get('data/trades')
+  trades(@ApiCaller() caller: ApiCaller, @Query() query: QueryString) {
+    return this.orders.forward('matching.trades.list.v1', { ...query, caller });
+  }
+
+  @Get('balance-allowance')
+  balance(@ApiCaller() caller: ApiCaller, @Query() query: QueryString) {
+    return this.orders.forward('matching.balance.get.v1', { ...query, caller });
+  }
+
+  @Post('v1/heartbeats')
+  @HttpCode(200)
+  heartbeat(@ApiCaller() caller: ApiCaller, @Body() body: Record<string, unknown> | undefined) {
+    return this.orders.forward('matching.heartbeat.v1', { heartbeat_id: body?.heartbeat_id, caller });
+  }
+
+  @Post('split')
+  @HttpCode(200)
+  split(@ApiCaller() caller: ApiCaller, @Body() body: Record<string, unknown> | undefined) {
+    return this.orders.forward('matching.split.v1', { ...body, caller });
+  }
+
+  @Post('merge')
+  @HttpCode(200)
+  merge(@ApiCaller() caller: ApiCaller, @Body() body: Record<string, unknown> | undefined) {
+    return this.orders.forward('matching.merge.v1', { ...body, caller });
+  }
+
+  @Post('redeem')
+  @HttpCode(200)
+  redeem(@ApiCaller() caller: ApiCaller, @Body() body: Record<string, unknown> | undefined) {
+    return this.orders.forward('matching.redeem.v1', { ...body, caller });
+  }
+}

@@ -1,0 +1,64 @@
+import { Injectable } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { MAX_BATCH_ORDERS, type OrderResult, type RpcResponse, type RpcSubject } from '@exchange/contracts';
+import type { ApiCaller } from '../auth/api-caller';
+import { ApiError } from '../http/api-error';
+import { Forwarder } from '../http/forwarder.service';
+import { OrderVerifier } from './order-verifier.service';
+
+/** A rejected single order answers with the order result and the error body in one object. */
+type RejectedOrder = OrderResult & { error: string };
+
+@Injectable()
+export class OrdersService {
+  constructor(
+    private readonly forwarder: Forwarder,
+    private readonly verifier: OrderVerifier,
+  ) {}
+
+  /**
+   * POST /order: 200 with the order result when it is accepted; otherwise 400 (503 in post-only mode,
+   * with Retry-After) with the result's fields plus `error`, so that both kinds of clients read it.
+   */
+  async placeOne(caller: ApiCaller, body: unknown, reply: FastifyReply): Promise<OrderResult | RejectedOrder> {
+    const [result] = await this.place(caller, [body]);
+    if (result!.success) return result!;
+    void reply.status(result!.code === 'post_only_mode' ? 503 : 400);
+    if (result!.retry_after_seconds) void reply.header('Retry-After', String(result!.retry_after_seconds));
+    return { ...result!, error: result!.errorMsg };
+  }
+
+  /** POST /orders: 1 to 15 orders, one result each, in the order given. */
+  placeMany(caller: ApiCaller, body: unknown): Promise<OrderResult[]> {
+    if (!Array.isArray(body) || body.length === 0) throw ApiError.of('invalid_request', 'Invalid order payload: expected an array of orders');
+    if (body.length > MAX_BATCH_ORDERS) {
+      throw ApiError.of('invalid_request', `Too many orders in payload: ${body.length}, max allowed: ${MAX_BATCH_ORDERS}`);
+    }
+    return this.place(caller, body);
+  }
+
+  cancel(caller: ApiCaller, ids: unknown) {
+    if (!Array.isArray(ids)) throw ApiError.of('invalid_request', 'expected a list of order ids');
+    return this.forward('matching.orders.cancel.v1', { caller, orderIds: ids });
+  }
+
+  /** Requests to the matching engine; while it restarts nobody answers, which upstream reports as 425. */
+  async forward<S extends RpcSubject>(subject: S, payload: unknown): Promise<RpcResponse<S>> {
+    try {
+      return await this.forwarder.send(subject, payload);
+    } catch (error) {
+      if (error instanceof ApiError && error.body.code === 'service_unavailable') {
+        throw ApiError.of('too_early', 'the matching engine is restarting; retry shortly', 1);
+      }
+      throw error;
+    }
+  }
+
+  private async place(caller: ApiCaller, bodies: unknown[]): Promise<OrderResult[]> {
+    const checked = bodies.map((body) => this.verifier.check(body));
+    const verified = checked.flatMap((c) => ('verified' in c ? [c.verified] : []));
+    const answered = verified.length ? await this.forward('matching.orders.place.v1', { caller, orders: verified }) : [];
+    let next = 0;
+    return checked.map((c) => ('verified' in c ? answered[next++]! : c.failed));
+  }
+}

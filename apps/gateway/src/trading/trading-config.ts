@@ -1,0 +1,10 @@
+import { z } from 'zod';
+import { EXCHANGE_V2_CONTRACTS } from '@exchange/chain';
+
+const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be an address');
+
+/** Where orders are signed for: the EIP-712 verifying contracts (defaults: the upstream Polygon ones). */
+export const tradingEnvShape = {
+  EXCHANGE_ADDRESS: address.default(EXCHANGE_V2_CONTRACTS.standard),
+  NEG_RISK_EXCHANGE_ADDRESS: address.default(EXCHANGE_V2_CONTRACTS.negRisk),
+};

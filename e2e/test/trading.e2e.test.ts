@@ -1,0 +1,167 @@
+import { json } from '../src/http';
+import { startStack, type Stack } from '../src/stack';
+import { Trader } from '../src/trader';
+
+const u = (decimal: string) => BigInt(Math.round(Number(decimal) * 1e6));
+
+/**
+ * Two fresh wallets trade through the gateway over HTTP; every balance, fee and state is checked
+ * against figures computed by hand, and the ledger audit must balance after each money move.
+ */
+describe('trading between two wallets through the gateway', () => {
+  let stack: Stack;
+  let alice: Trader;
+  let bob: Trader;
+  let conditionId: string;
+  let yes: string;
+  let no: string;
+
+  const expectBalanced = async () => {
+    const audit = await json(await stack.admin('GET', '/admin/ledger/audit'));
+    expect(audit).toMatchObject({ balanced: true, unbalancedMarkets: [] });
+    expect(BigInt(audit.collateral) + BigInt(audit.backing)).toBe(BigInt(audit.deposits) - BigInt(audit.withdrawals));
+  };
+  const balance = async (trader: Trader, token?: string) => {
+    const query = token ? `?asset_type=CONDITIONAL&token_id=${token}` : '?asset_type=COLLATERAL';
+    const response = await trader.request('GET', `/balance-allowance${query}`);
+    expect(response.status).toBe(200);
+    return response.body.balance as string;
+  };
+
+  beforeAll(async () => {
+    stack = await startStack();
+    const created = await stack.admin('POST', '/admin/events', {
+      title: 'Will it rain in Lisbon on Friday?',
+      slug: 'rain-lisbon-friday',
+      description: 'Resolves Yes if it rains.',
+      endDate: '2027-06-30T00:00:00Z',
+      tags: ['Weather'],
+      markets: [
+        {
+          question: 'Will it rain in Lisbon on Friday?',
+          slug: 'rain-lisbon-friday-yes',
+          outcomes: ['Yes', 'No'],
+          tickSize: '0.01',
+          minOrderSize: '5',
+          negRisk: false,
+          feeSchedule: { rate: 0.04, exponent: 1, takerOnly: true, rebateRate: 0.25 },
+        },
+      ],
+    });
+    expect(created.status).toBe(201);
+    const market = (await json(created)).markets[0];
+    conditionId = market.conditionId;
+    [yes, no] = JSON.parse(market.clobTokenIds);
+    alice = new Trader(stack.base);
+    bob = new Trader(stack.base);
+    await alice.deriveCredentials();
+    await bob.deriveCredentials();
+    // The engine learns of the market from the catalog's stream.
+    for (let i = 0; i < 100 && (await alice.request('GET', `/balance-allowance?asset_type=CONDITIONAL&token_id=${yes}`)).status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  });
+  afterAll(() => stack?.stop());
+
+  it('derives the same credentials again for the same wallet and nonce', async () => {
+    const first = alice.credentials;
+    expect(await alice.deriveCredentials()).toEqual(first);
+  });
+
+  it('funds, rests, crosses, and settles to the unit', async () => {
+    expect((await stack.admin('POST', '/admin/deposits', { address: alice.address, amount: '100' })).status).toBe(200);
+    expect((await stack.admin('POST', '/admin/deposits', { address: bob.address, amount: '100' })).status).toBe(200);
+    expect((await alice.request('POST', '/split', { conditionId, amount: '50' })).status).toBe(200);
+    await expectBalanced();
+
+    const ask = await alice.request('POST', '/order', await alice.order({ tokenId: yes, side: 'SELL', shares: u('10'), collateral: u('6') }));
+    expect(ask).toMatchObject({ status: 200, body: { success: true, status: 'live', errorMsg: '' } });
+    expect(ask.body.orderID).toMatch(/^0x[0-9a-f]{64}$/);
+
+    const bid = await bob.request('POST', '/order', await bob.order({ tokenId: yes, side: 'BUY', shares: u('10'), collateral: u('6.5') }));
+    // 10 shares at the maker's 0.60, plus a taker fee of 10 × 0.04 × 0.6 × 0.4 = 0.096.
+    expect(bid).toMatchObject({ status: 200, body: { success: true, status: 'matched', makingAmount: '6.096', takingAmount: '10' } });
+    expect(Object.keys(bid.body).sort()).toEqual(
+      ['success', 'errorMsg', 'orderID', 'takingAmount', 'makingAmount', 'status', 'orderHash', 'code', 'retry_after_seconds', 'transactionsHashes', 'tradeIDs'].sort(),
+    );
+    await expectBalanced();
+
+    expect(await balance(bob)).toBe('93904000');
+    expect(await balance(bob, yes)).toBe('10000000');
+    // Alice: 50 left after the split, 6 from the sale, and a 25% rebate of the fee (0.024).
+    expect(await balance(alice)).toBe('56024000');
+    expect(await balance(alice, yes)).toBe('40000000');
+    expect(await balance(alice, no)).toBe('50000000');
+
+    const aliceOrder = await alice.request('GET', `/data/order/${ask.body.orderID}`);
+    expect(aliceOrder.body).toMatchObject({ status: 'MATCHED', original_size: '10', size_matched: '10', price: '0.6', side: 'SELL', outcome: 'Yes', market: conditionId });
+    const bobOrder = await bob.request('GET', `/data/order/${bid.body.orderID}`);
+    expect(bobOrder.body).toMatchObject({ status: 'MATCHED', size_matched: '10', price: '0.65' });
+    expect((await alice.request('GET', `/data/order/${bid.body.orderID}`)).status).toBe(404);
+
+    const bobTrades = await bob.request('GET', '/data/trades');
+    expect(bobTrades.body).toMatchObject({ count: 1, next_cursor: 'LTE=' });
+    expect(bobTrades.body.data[0]).toMatchObject({
+      side: 'BUY',
+      size: '10',
+      price: '0.6',
+      status: 'MATCHED',
+      trader_side: 'TAKER',
+      fee_rate_bps: '400',
+      taker_order_id: bid.body.orderID,
+      transaction_hash: bid.body.transactionsHashes[0],
+      maker_orders: [{ order_id: ask.body.orderID, matched_amount: '10', price: '0.6', side: 'SELL', outcome: 'Yes' }],
+    });
+    const aliceTrades = await alice.request('GET', `/data/trades?market=${conditionId}`);
+    expect(aliceTrades.body.data.map((t: { trader_side: string }) => t.trader_side)).toEqual(['MAKER']);
+    expect((await alice.request('GET', '/data/trades?before=1')).body.data).toEqual([]);
+  });
+
+  it('cancels, merges, resolves, redeems and withdraws with the ledger balanced throughout', async () => {
+    const resting = await bob.request('POST', '/order', await bob.order({ tokenId: no, side: 'BUY', shares: u('10'), collateral: u('3') }));
+    expect(resting.body.status).toBe('live');
+    expect(await balance(bob)).toBe(String(93_904_000 - 3_000_000 - 100_000));
+    const open = await bob.request('GET', '/data/orders');
+    expect(open.body.data.map((o: { id: string }) => o.id)).toEqual([resting.body.orderID]);
+    const cancel = await bob.request('DELETE', '/order', { orderID: resting.body.orderID });
+    expect(cancel.body).toEqual({ canceled: [resting.body.orderID], not_canceled: {} });
+    expect(await balance(bob)).toBe('93904000');
+    await expectBalanced();
+
+    expect((await alice.request('POST', '/merge', { conditionId, amount: '40' })).status).toBe(200);
+    expect(await balance(alice)).toBe('96024000');
+    expect((await alice.request('POST', '/merge', { conditionId, amount: '1' })).status).toBe(400);
+    await expectBalanced();
+
+    const resolved = await stack.admin('POST', `/admin/markets/${conditionId}/resolve`, { winningOutcome: 'Yes' });
+    expect(await json(resolved)).toMatchObject({ conditionId, winningOutcome: 0 });
+    expect((await bob.request('POST', '/redeem', { conditionId })).status).toBe(200);
+    expect(await balance(bob)).toBe('103904000');
+    expect((await alice.request('POST', '/redeem', { conditionId })).status).toBe(200);
+    expect(await balance(alice)).toBe('96024000');
+    expect(await balance(alice, no)).toBe('0');
+    await expectBalanced();
+
+    const late = await alice.request('POST', '/order', await alice.order({ tokenId: yes, side: 'BUY', shares: u('5'), collateral: u('2.5') }));
+    expect(late).toMatchObject({ status: 400, body: { success: false, code: 'MARKET_NOT_READY' } });
+
+    expect((await stack.admin('POST', '/admin/withdrawals', { address: bob.address, amount: '200' })).status).toBe(400);
+    expect((await stack.admin('POST', '/admin/withdrawals', { address: bob.address, amount: '103.904' })).status).toBe(200);
+    expect(await balance(bob)).toBe('0');
+    await expectBalanced();
+  });
+
+  it('refuses unsigned, stale and malformed requests with 401 or 400 and the error body', async () => {
+    const anonymous = await fetch(`${stack.base}/order`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(anonymous.status).toBe(401);
+    expect(await json(anonymous)).toMatchObject({ code: 'unauthorized' });
+    const tooMany = await bob.request('POST', '/orders', Array.from({ length: 16 }, () => ({})));
+    expect(tooMany).toMatchObject({ status: 400, body: { error: 'Too many orders in payload: 16, max allowed: 15', code: 'invalid_request' } });
+    const garbage = await bob.request('POST', '/order', { order: { side: 'SIDEWAYS' } });
+    expect(garbage).toMatchObject({ status: 400, body: { success: false, errorMsg: expect.stringContaining('Invalid order payload') } });
+    const forged = await bob.order({ tokenId: yes, side: 'BUY', shares: u('5'), collateral: u('2.5') });
+    forged.order.makerAmount = '2600000';
+    expect(await bob.request('POST', '/order', forged)).toMatchObject({ status: 400, body: { errorMsg: 'invalid signature' } });
+    expect((await bob.request('GET', '/data/trades?next_cursor=%%%')).status).toBe(400);
+  });
+});
