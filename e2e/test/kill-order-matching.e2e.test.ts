@@ -1,0 +1,93 @@
+import { json } from '../src/http';
+import { startStack, type Stack } from '../src/stack';
+import { Trader } from '../src/trader';
+
+const u = (cents: number) => BigInt(cents) * 10_000n;
+
+/**
+ * order-matching is killed with SIGKILL in the middle of a stream of orders. Every acknowledged order
+ * and trade must be there after the restart, the ledger must balance, and the rebuilt books must be the
+ * ones the database holds.
+ */
+describe('SIGKILL of order-matching during a stream of orders', () => {
+  let stack: Stack;
+  const traders: Trader[] = [];
+  let yes: string;
+
+  beforeAll(async () => {
+    stack = await startStack();
+    const created = await json(
+      await stack.admin('POST', '/admin/events', {
+        title: 'Kill test',
+        slug: 'kill-test',
+        description: '',
+        endDate: '2027-06-30T00:00:00Z',
+        markets: [{ question: 'Kill?', slug: 'kill-test-market', outcomes: ['Yes', 'No'], tickSize: '0.01', minOrderSize: '5', negRisk: false }],
+      }),
+    );
+    yes = JSON.parse(created.markets[0].clobTokenIds)[0];
+    for (let i = 0; i < 2; i++) {
+      const trader = new Trader(stack.base);
+      await trader.deriveCredentials();
+      await stack.admin('POST', '/admin/deposits', { address: trader.address, amount: '100000' });
+      traders.push(trader);
+    }
+    await traders[0]!.request('POST', '/split', { conditionId: created.markets[0].conditionId, amount: '50000' });
+    while ((await traders[0]!.request('GET', `/balance-allowance?asset_type=CONDITIONAL&token_id=${yes}`)).body.balance !== '50000000000') {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  });
+  afterAll(() => stack?.stop());
+
+  const openOrders = async () => {
+    const all = [];
+    for (const trader of traders) {
+      const page = await trader.request('GET', '/data/orders');
+      all.push(...page.body.data.map((o: { id: string; size_matched: string; price: string; side: string }) => [o.id, o.side, o.price, o.size_matched]));
+    }
+    return all.sort();
+  };
+
+  it('keeps every acknowledged order and trade, and the ledger balanced', async () => {
+    const acked: { trader: Trader; orderID: string; tradeIDs: string[] }[] = [];
+    let sent = 0;
+    let killed = false;
+    const worker = async (w: number) => {
+      for (let i = 0; i < 40; i++) {
+        const n = sent++;
+        const trader = traders[n % 2]!;
+        // Trader 0 sells above the middle, trader 1 buys around it: about a third cross.
+        const cents = n % 2 === 0 ? 48 + (n % 5) : 46 + (n % 7);
+        const side = n % 2 === 0 ? 'SELL' : 'BUY';
+        const body = await trader.order({ tokenId: yes, side, shares: 5_000_000n, collateral: u(cents) * 5n });
+        const response = await trader.request('POST', '/order', body).catch(() => undefined);
+        if (response?.status === 200 && response.body.success) acked.push({ trader, orderID: response.body.orderID, tradeIDs: response.body.tradeIDs });
+        if (!killed && w === 0 && i === 15) {
+          killed = true;
+          await stack.restart('order-matching', 'SIGKILL');
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, (_, w) => worker(w)));
+    expect(killed).toBe(true);
+    expect(acked.length).toBeGreaterThan(100);
+
+    for (const { trader, orderID, tradeIDs } of acked) {
+      const order = await trader.request('GET', `/data/order/${orderID}`);
+      expect(order.status).toBe(200);
+      for (const id of tradeIDs) {
+        const trades = await trader.request('GET', `/data/trades?id=${id}`);
+        expect(trades.body.data.map((t: { id: string }) => t.id)).toEqual([id]);
+      }
+    }
+    const audit = await json(await stack.admin('GET', '/admin/ledger/audit'));
+    expect(audit).toMatchObject({ balanced: true });
+
+    // The books rebuilt from the database after another kill are the ones before it.
+    const before = await openOrders();
+    expect(before.length).toBeGreaterThan(0);
+    await stack.restart('order-matching', 'SIGKILL');
+    expect(await openOrders()).toEqual(before);
+    expect(await json(await stack.admin('GET', '/admin/ledger/audit'))).toEqual(audit);
+  });
+});
