@@ -29,7 +29,14 @@ const apps = [
     health: 'http://127.0.0.1:9101/healthz',
   },
   {
+    name: 'order-matching',
+    database: 'exchange_matching',
+    env: { HEALTH_PORT: '9103' },
+    health: 'http://127.0.0.1:9103/healthz',
+  },
+  {
     name: 'gateway',
+    database: 'exchange_gateway',
     env: { ADMIN_TOKEN: process.env.ADMIN_TOKEN ?? 'dev-admin-token-change-me', PORT: process.env.PORT ?? '8080' },
     health: `http://127.0.0.1:${process.env.PORT ?? '8080'}/ok`,
   },

@@ -3,3 +3,4 @@
 -- One database per service; add a line when an app with its own database is added.
 CREATE DATABASE exchange_catalog;
 CREATE DATABASE exchange_gateway;
+CREATE DATABASE exchange_matching;

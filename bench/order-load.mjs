@@ -1,0 +1,201 @@
+// End-to-end load test of signed POST /order through the gateway (HTTP -> NATS -> order-matching ->
+// durable group commit), against a running exchange (./scripts/start.sh first).
+//
+//   node order-load.mjs [--base http://127.0.0.1:8080] [--rate 2000] [--seconds 10] [--connections 64]
+//
+// Two phases on fresh wallets and a fresh market:
+//   1. fixed rate (open loop): requests are sent on a schedule of --rate per second whatever the answers
+//      do, and each latency is measured from the request's scheduled time (no coordinated omission);
+//   2. saturation (closed loop): --connections requests always in flight for --seconds; accepted/s.
+// Orders are pre-signed (EIP-712 V2 with native secp256k1) so that the generator spends its CPU on HTTP;
+// every request carries fresh L2 HMAC headers. Orders alternate between two traders and rest or cross
+// in about equal parts, so the engine matches, settles and journals real trades.
+import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { Pool } from 'undici';
+
+const require = createRequire(import.meta.url);
+const chain = require('../packages/chain/dist/index.js');
+const secp = require('secp256k1');
+
+const args = Object.fromEntries(
+  process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []),
+);
+const BASE = args.base ?? 'http://127.0.0.1:8080';
+const RATE = Number(args.rate ?? 2000);
+const SECONDS = Number(args.seconds ?? 10);
+const CONNECTIONS = Number(args.connections ?? 64);
+const ADMIN = { authorization: `Bearer ${process.env.ADMIN_TOKEN ?? 'dev-admin-token-change-me'}`, 'content-type': 'application/json' };
+const CHAIN_ID = 137;
+const EXCHANGE = chain.EXCHANGE_V2_CONTRACTS.standard;
+const ZERO32 = `0x${'0'.repeat(64)}`;
+
+const pool = new Pool(BASE, { connections: CONNECTIONS, pipelining: 1 });
+
+async function call(method, path, headers, body) {
+  const response = await pool.request({ method, path, headers, body });
+  const text = await response.body.text();
+  return { status: response.statusCode, body: text ? JSON.parse(text) : undefined };
+}
+
+function wallet() {
+  let key;
+  do key = randomBytes(32);
+  while (!secp.privateKeyVerify(key));
+  const pub = secp.publicKeyCreate(key, false).slice(1);
+  const address = chain.toChecksumAddress(`0x${Buffer.from(chain.keccak256(pub)).subarray(12).toString('hex')}`);
+  const sign = (digest) => {
+    const { signature, recid } = secp.ecdsaSign(digest, key);
+    return `0x${Buffer.from(signature).toString('hex')}${(27 + recid).toString(16)}`;
+  };
+  return { address, sign };
+}
+
+async function credentials(trader) {
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const digest = chain.clobAuthDigestBytes({ address: trader.address, timestamp, nonce: 0n, chainId: CHAIN_ID });
+  const response = await call('GET', '/auth/derive-api-key', {
+    POLY_ADDRESS: trader.address,
+    POLY_SIGNATURE: trader.sign(digest),
+    POLY_TIMESTAMP: timestamp,
+    POLY_NONCE: '0',
+  });
+  if (response.status !== 200) throw new Error(`derive-api-key: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body;
+}
+
+function signedOrder(trader, creds, tokenId, side, shares, collateral) {
+  const [makerAmount, takerAmount] = side === 'BUY' ? [collateral, shares] : [shares, collateral];
+  const order = {
+    salt: randomBytes(6).readUIntBE(0, 6),
+    maker: trader.address,
+    signer: trader.address,
+    tokenId,
+    makerAmount: String(makerAmount),
+    takerAmount: String(takerAmount),
+    side,
+    signatureType: 0,
+    timestamp: String(Date.now()),
+    expiration: '0',
+    metadata: ZERO32,
+    builder: ZERO32,
+  };
+  const digest = chain.orderV2Digest(order, { chainId: CHAIN_ID, verifyingContract: EXCHANGE });
+  return JSON.stringify({ order: { ...order, signature: trader.sign(digest) }, owner: creds.apiKey, orderType: 'GTC' });
+}
+
+function l2Headers(trader, creds, body, path = '/order') {
+  const timestamp = String(Date.now());
+  return {
+    'content-type': 'application/json',
+    SVC_ADDRESS: trader.address,
+    SVC_API_KEY: creds.apiKey,
+    SVC_PASSPHRASE: creds.passphrase,
+    SVC_TIMESTAMP: timestamp,
+    SVC_SIGNATURE: chain.l2Signature(creds.secret, timestamp, 'POST', path, body),
+  };
+}
+
+async function setUp(count) {
+  const slug = `load-${randomBytes(4).toString('hex')}`;
+  const created = await call('POST', '/admin/events', ADMIN, JSON.stringify({
+    title: 'Load test', slug, description: '', endDate: '2030-01-01T00:00:00Z',
+    markets: [{ question: 'Load?', slug: `${slug}-m`, outcomes: ['Yes', 'No'], tickSize: '0.01', minOrderSize: '5', negRisk: false }],
+  }));
+  if (created.status !== 201) throw new Error(`create market: ${created.status} ${JSON.stringify(created.body)}`);
+  const { conditionId, clobTokenIds } = created.body.markets[0];
+  const yes = JSON.parse(clobTokenIds)[0];
+  const traders = [wallet(), wallet()];
+  const creds = await Promise.all(traders.map(credentials));
+  for (const t of traders) await call('POST', '/admin/deposits', ADMIN, JSON.stringify({ address: t.address, amount: '100000000' }));
+  // Wait until order-matching knows the market, then give the seller shares.
+  for (;;) {
+    const body = JSON.stringify({ conditionId, amount: '50000000' });
+    const r = await call('POST', '/split', l2Headers(traders[0], creds[0], body, '/split'), body);
+    if (r.status === 200) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  // Pre-sign: the seller asks 0.50-0.54, the buyer bids 0.46-0.52: about half of the bids cross.
+  const orders = [];
+  for (let i = 0; i < count; i++) {
+    const seller = i % 2 === 0;
+    const cents = seller ? 50 + (i % 5) : 46 + (i % 7);
+    const trader = seller ? 0 : 1;
+    const body = signedOrder(traders[trader], creds[trader], yes, seller ? 'SELL' : 'BUY', 5_000_000, cents * 50_000);
+    orders.push({ trader: traders[trader], creds: creds[trader], body });
+  }
+  return orders;
+}
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
+
+async function fixedRate(orders) {
+  const total = Math.min(orders.length, RATE * SECONDS);
+  const latencies = [];
+  let accepted = 0;
+  let failed = 0;
+  const start = performance.now();
+  const inflight = [];
+  for (let i = 0; i < total; i++) {
+    const due = start + (i * 1000) / RATE;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    const { trader, creds, body } = orders[i];
+    inflight.push(
+      call('POST', '/order', l2Headers(trader, creds, body), body).then(
+        (r) => {
+          latencies.push(performance.now() - due);
+          if (r.status === 200 && r.body.success) accepted++;
+          else failed++;
+        },
+        () => failed++,
+      ),
+    );
+  }
+  await Promise.all(inflight);
+  const elapsed = (performance.now() - start) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { total, accepted, failed, elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies.at(-1) };
+}
+
+async function saturate(orders) {
+  let next = 0;
+  let accepted = 0;
+  let failed = 0;
+  const latencies = [];
+  const start = performance.now();
+  const deadline = start + SECONDS * 1000;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (performance.now() < deadline && next < orders.length) {
+        const { trader, creds, body } = orders[next++];
+        const sent = performance.now();
+        try {
+          const r = await call('POST', '/order', l2Headers(trader, creds, body), body);
+          latencies.push(performance.now() - sent);
+          if (r.status === 200 && r.body.success) accepted++;
+          else failed++;
+        } catch {
+          failed++;
+        }
+      }
+    }),
+  );
+  const elapsed = (performance.now() - start) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { accepted, failed, elapsed, perSecond: accepted / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}
+
+const fmt = (ms) => `${ms.toFixed(2)} ms`;
+const fixedOrders = await setUp(RATE * SECONDS);
+console.log(`fixed rate: ${RATE}/s for ${SECONDS} s (open loop, latency from the scheduled send time)`);
+const fixed = await fixedRate(fixedOrders);
+console.log(`  sent ${fixed.total}, accepted ${fixed.accepted}, failed ${fixed.failed}, in ${fixed.elapsed.toFixed(2)} s`);
+console.log(`  p50 ${fmt(fixed.p50)}  p99 ${fmt(fixed.p99)}  max ${fmt(fixed.max)}`);
+
+const saturationOrders = await setUp(Math.max(20_000, 8_000 * SECONDS));
+console.log(`saturation: ${CONNECTIONS} requests in flight for ${SECONDS} s`);
+const sat = await saturate(saturationOrders);
+console.log(`  accepted ${sat.accepted} (${sat.perSecond.toFixed(0)} orders/s), failed ${sat.failed}`);
+console.log(`  p50 ${fmt(sat.p50)}  p99 ${fmt(sat.p99)}`);
+await pool.close();
