@@ -35,6 +35,12 @@ const apps = [
     health: 'http://127.0.0.1:9103/healthz',
   },
   {
+    name: 'market-data',
+    database: 'exchange_marketdata',
+    env: { HEALTH_PORT: '9102' },
+    health: 'http://127.0.0.1:9102/healthz',
+  },
+  {
     name: 'gateway',
     database: 'exchange_gateway',
     env: { ADMIN_TOKEN: process.env.ADMIN_TOKEN ?? 'dev-admin-token-change-me', PORT: process.env.PORT ?? '8080' },

@@ -5,7 +5,7 @@ import { deleteStreams, freePort, spawnApp, TEST_NATS_URL, testPrefix, waitHealt
 export const REPO_ROOT = path.resolve(__dirname, '../..');
 export const ADMIN_TOKEN = 'e2e-admin-token-0123456789';
 
-export type AppName = 'catalog' | 'order-matching' | 'gateway';
+export type AppName = 'catalog' | 'order-matching' | 'market-data' | 'gateway';
 
 export interface Stack {
   /** The combined port. */
@@ -35,10 +35,11 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const databases = {
     catalog: await createTestDatabase(path.join(REPO_ROOT, 'apps/catalog'), 'e2e_catalog'),
     'order-matching': await createTestDatabase(path.join(REPO_ROOT, 'apps/order-matching'), 'e2e_matching'),
+    'market-data': await createTestDatabase(path.join(REPO_ROOT, 'apps/market-data'), 'e2e_marketdata'),
     gateway: await createTestDatabase(path.join(REPO_ROOT, 'apps/gateway'), 'e2e_gateway'),
   };
-  const [combined, catalogPort, clob, data, catalogHealth, matchingHealth] = await Promise.all(
-    Array.from({ length: 6 }, () => freePort()),
+  const [combined, catalogPort, clob, data, catalogHealth, matchingHealth, marketDataHealth] = await Promise.all(
+    Array.from({ length: 7 }, () => freePort()),
   );
   const shared = { NATS_URL: TEST_NATS_URL, NATS_PREFIX: prefix };
   const specs: Record<AppName, { env: Record<string, string>; health: string }> = {
@@ -54,6 +55,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         POST_ONLY_AFTER_RESTART_SECONDS: String(options.postOnlyAfterRestartSeconds ?? 0),
       },
       health: `http://127.0.0.1:${matchingHealth}/healthz`,
+    },
+    'market-data': {
+      env: { ...shared, DATABASE_URL: databases['market-data'], HEALTH_PORT: String(marketDataHealth), REDIS_KEY_PREFIX: prefix },
+      health: `http://127.0.0.1:${marketDataHealth}/healthz`,
     },
     gateway: {
       env: {
@@ -78,7 +83,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     await waitHealthy(specs[name].health, app);
   };
   try {
-    for (const name of ['catalog', 'order-matching', 'gateway'] as const) await start(name);
+    for (const name of ['catalog', 'order-matching', 'market-data', 'gateway'] as const) await start(name);
   } catch (error) {
     await Promise.all([...running.values()].map((a) => a.stop('SIGKILL')));
     throw error;

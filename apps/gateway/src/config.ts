@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { baseEnvSchema, parseEnv } from '@exchange/service-kit';
+import { authEnvShape } from './auth/auth-config';
+import { tradingEnvShape } from './trading/trading-config';
 
 const port = z.coerce.number().int().min(0).max(65535);
 
@@ -14,6 +16,8 @@ export const gatewayEnvSchema = baseEnvSchema.extend({
   /** Largest request body accepted, in bytes (imports of upstream catalog files are the big ones). */
   BODY_LIMIT: z.coerce.number().int().min(1024).default(20 * 1024 * 1024),
   ACCESS_LOG: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  ...authEnvShape,
+  ...tradingEnvShape,
 });
 export type GatewayEnv = z.output<typeof gatewayEnvSchema>;
 

@@ -3,6 +3,8 @@ import { APP_FILTER } from '@nestjs/core';
 import { RpcClient } from '@exchange/service-kit';
 import { AdminController } from './admin/admin.controller';
 import { AdminTokenGuard } from './admin/admin-token.guard';
+import { AuthModule } from './auth/auth.module';
+import type { AuthResources } from './auth/auth-resources';
 import { EventsController } from './catalog/events.controller';
 import { MarketsController } from './catalog/markets.controller';
 import { TagsController } from './catalog/tags.controller';
@@ -10,12 +12,31 @@ import { GATEWAY_ENV, type GatewayEnv } from './config';
 import { HealthController } from './health/health.controller';
 import { ErrorBodyFilter } from './http/error-body.filter';
 import { Forwarder } from './http/forwarder.service';
+import { BooksController } from './market-data/books.controller';
+import { ClobMarketsController } from './market-data/clob-markets.controller';
+import { HotMetadata } from './market-data/hot-metadata.service';
+import { MetadataController } from './market-data/metadata.controller';
+import { RewardsAdminController } from './market-data/rewards-admin.controller';
 import { SURFACE, type Surface } from './surfaces';
+import { ClockController } from './trading/clock.controller';
+import { MoneyAdminController } from './trading/money.controller';
+import { OrdersController } from './trading/orders.controller';
+import { OrdersService } from './trading/orders.service';
+import { OrderVerifier } from './trading/order-verifier.service';
 
 /** Which controllers each surface serves; the combined surface serves them all. */
 const CONTROLLERS: Record<Exclude<Surface, 'combined'>, Type<unknown>[]> = {
   catalog: [EventsController, MarketsController, TagsController, AdminController],
-  clob: [MarketsController],
+  clob: [
+    MarketsController,
+    ClockController,
+    OrdersController,
+    MoneyAdminController,
+    ClobMarketsController,
+    BooksController,
+    MetadataController,
+    RewardsAdminController,
+  ],
   data: [],
 };
 
@@ -27,9 +48,10 @@ export function controllersOf(surface: Surface): Type<unknown>[] {
 /** One HTTP application per surface; all of them share the process's NATS connection. */
 @Module({})
 export class GatewayModule {
-  static forSurface(surface: Surface, env: GatewayEnv, rpc: RpcClient): DynamicModule {
+  static forSurface(surface: Surface, env: GatewayEnv, rpc: RpcClient, auth: AuthResources): DynamicModule {
     return {
       module: GatewayModule,
+      imports: [AuthModule.forSurface(surface, auth)],
       controllers: controllersOf(surface),
       providers: [
         { provide: SURFACE, useValue: surface },
@@ -37,7 +59,10 @@ export class GatewayModule {
         { provide: RpcClient, useValue: rpc },
         { provide: APP_FILTER, useClass: ErrorBodyFilter },
         Forwarder,
+        OrderVerifier,
+        OrdersService,
         AdminTokenGuard,
+        HotMetadata,
       ],
     };
   }

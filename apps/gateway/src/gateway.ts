@@ -3,7 +3,10 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { connect, type NatsConnection } from 'nats';
+import { assertNativeKeccak, assertNativeSecp256k1 } from '@exchange/chain';
 import { JsonLogger, RpcClient } from '@exchange/service-kit';
+import { AuthResources } from './auth/auth-resources';
+import { keepRawJsonBody } from './auth/raw-json-body';
 import type { GatewayEnv } from './config';
 import { GatewayModule } from './gateway.module';
 import { sendFailure, toFailure } from './http/error-body.filter';
@@ -16,7 +19,7 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-async function startSurface(surface: Surface, port: number, env: GatewayEnv, rpc: RpcClient, logger: JsonLogger) {
+async function startSurface(surface: Surface, port: number, env: GatewayEnv, rpc: RpcClient, auth: AuthResources, logger: JsonLogger) {
   const adapter = new FastifyAdapter({
     bodyLimit: env.BODY_LIMIT,
     genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => requestIdOf(request.headers['x-request-id']),
@@ -26,11 +29,12 @@ async function startSurface(surface: Surface, port: number, env: GatewayEnv, rpc
     // Malformed URLs and over-long parameters are refused by the router before any handler runs.
     frameworkErrors: (error: Error, _request: FastifyRequest, reply: FastifyReply) => sendFailure(reply, toFailure(error)),
   });
-  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forSurface(surface, env, rpc), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forSurface(surface, env, rpc, auth), adapter, {
     logger,
   });
   // After init, so that this error handler replaces the one Nest installs there.
   await app.init();
+  keepRawJsonBody(app.getHttpAdapter().getInstance());
   setUpFastify(app.getHttpAdapter().getInstance(), (line) => {
     if (env.ACCESS_LOG) logger.log({ surface, ...line }, 'access');
   });
@@ -42,8 +46,12 @@ async function startSurface(surface: Surface, port: number, env: GatewayEnv, rpc
 /** Starts the four surfaces on one NATS connection. */
 export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
   const logger = new JsonLogger('gateway', env.LOG_LEVEL);
+  // Signature checks on the pure-JS fallbacks would be 6-25 times slower: refuse to start instead.
+  assertNativeSecp256k1();
+  assertNativeKeccak();
   const nc: NatsConnection = await connect({ servers: env.NATS_URL, name: 'gateway', maxReconnectAttempts: -1 });
   const rpc = new RpcClient(nc, env.NATS_PREFIX, env.RPC_TIMEOUT_MS);
+  const auth = AuthResources.create(env, logger);
   const wanted: [Surface, number][] = [
     ['combined', env.PORT],
     ['catalog', env.CATALOG_PORT],
@@ -53,7 +61,7 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
   const apps: INestApplication[] = [];
   const ports = {} as Record<Surface, number>;
   for (const [surface, port] of wanted) {
-    const started = await startSurface(surface, port, env, rpc, logger);
+    const started = await startSurface(surface, port, env, rpc, auth, logger);
     apps.push(started.app);
     ports[surface] = started.port;
   }
@@ -62,6 +70,7 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
     ports,
     async close() {
       await Promise.all(apps.map((app) => app.close()));
+      await auth.close();
       await nc.drain();
     },
   };

@@ -12,6 +12,8 @@ export const ErrorCodes = {
   route_not_found: 404,
   event_not_found: 404,
   market_not_found: 404,
+  /** A token no market of the exchange has (the book routes). */
+  orderbook_not_found: 404,
   site_not_found: 404,
   tag_not_found: 404,
   series_not_found: 404,

@@ -18,18 +18,32 @@ import {
 /** Price levels per side: one per tick from 0 to PRICE_SCALE inclusive (10_001). */
 const LEVELS = PRICE_SCALE / PRICE_TICK + 1;
 const NONE = -1;
-const INITIAL_SLOTS = 1024;
+const INITIAL_SLOTS = 256;
+const PAGE_BITS = 8;
+const PAGE_SIZE = 1 << PAGE_BITS; // 256 levels = 0.0256 of price
+const PAGE_MASK = PAGE_SIZE - 1;
+const PAGES_PER_SIDE = Math.ceil(LEVELS / PAGE_SIZE);
+
+/** The price levels of one side in one price range: FIFO head and tail slot, total size, order count. */
+class LevelPage {
+  readonly head = new Int32Array(PAGE_SIZE).fill(NONE);
+  readonly tail = new Int32Array(PAGE_SIZE).fill(NONE);
+  readonly total = new Float64Array(PAGE_SIZE);
+  readonly count = new Int32Array(PAGE_SIZE);
+}
 
 /**
  * The fast book. Layout:
  * - orders live in slots of struct-of-arrays typed arrays (id, remaining, level, side, next, prev), with a
  *   free list threaded through `next`; an {@link IdIndex} hash table gives the slot of an id, so cancel is
- *   O(1);
- * - each side has one FIFO doubly-linked list of slots per price level, indexed by price / PRICE_TICK
- *   (level arrays are indexed side * LEVELS + level), with the level's total and order count;
- * - a {@link LevelSet} per side finds the next non-empty level when the best one empties;
+ *   O(1); the slot arrays and the table double when full;
+ * - each side has one FIFO doubly-linked list of slots per price level (level = price / PRICE_TICK), with
+ *   the level's total size and order count; levels are kept in pages of 256, allocated the first time an
+ *   order rests in their range, so a book costs memory for the price ranges it has used (about 20 KB
+ *   empty, 6 KB per page, about 330 KB with every page) rather than for all 10_001 levels of both sides;
+ * - a {@link LevelSet} bitset per side finds the next non-empty level when the best one empties;
  * - best bid and best ask levels are cached (-1 when a side is empty).
- * place() allocates only its result and the fills; cancel() allocates nothing (slot arrays double when full).
+ * place() allocates only its result and the fills it appends; cancel() allocates nothing.
  */
 export class OrderBook implements MatchingBook {
   private capacity = INITIAL_SLOTS;
@@ -43,14 +57,14 @@ export class OrderBook implements MatchingBook {
   private free = NONE;
   private readonly slotOf = new IdIndex(INITIAL_SLOTS * 2);
 
-  private readonly head = new Int32Array(2 * LEVELS).fill(NONE);
-  private readonly tail = new Int32Array(2 * LEVELS).fill(NONE);
-  private readonly total = new Float64Array(2 * LEVELS);
-  private readonly count = new Int32Array(2 * LEVELS);
+  /** Bid pages first, then ask pages; undefined until an order rests in the page's range. */
+  private readonly pages: (LevelPage | undefined)[] = new Array<LevelPage | undefined>(2 * PAGES_PER_SIDE).fill(undefined);
   private readonly bidLevels = new LevelSet(LEVELS);
   private readonly askLevels = new LevelSet(LEVELS);
   private bestBidLevel = NONE;
   private bestAskLevel = NONE;
+  /** Size left of the taker after the last takeLevel/matchAsks/matchBids (saves returning a pair). */
+  private lastLeft = 0;
 
   constructor() {
     this.free = this.linkFree(0, INITIAL_SLOTS);
@@ -104,15 +118,16 @@ export class OrderBook implements MatchingBook {
     const left = this.remaining[slot];
     const lvl = this.level[slot];
     const bid = this.sides[slot] === Side.BID;
-    const li = bid ? lvl : LEVELS + lvl;
+    const page = this.pages[(bid ? 0 : PAGES_PER_SIDE) + (lvl >>> PAGE_BITS)]!;
+    const k = lvl & PAGE_MASK;
     const prev = this.prev[slot];
     const next = this.next[slot];
-    if (prev === NONE) this.head[li] = next;
+    if (prev === NONE) page.head[k] = next;
     else this.next[prev] = next;
-    if (next === NONE) this.tail[li] = prev;
+    if (next === NONE) page.tail[k] = prev;
     else this.prev[next] = prev;
-    this.total[li] -= left;
-    if (--this.count[li] === 0) {
+    page.total[k] -= left;
+    if (--page.count[k] === 0) {
       if (bid) {
         this.bidLevels.remove(lvl);
         if (lvl === this.bestBidLevel) this.bestBidLevel = this.bidLevels.nextDown(lvl - 1);
@@ -128,8 +143,9 @@ export class OrderBook implements MatchingBook {
 
   levelSize(side: Side, price: number): number {
     const lvl = price / PRICE_TICK;
-    if (!(lvl >= 0 && lvl < LEVELS) || !Number.isInteger(lvl)) return 0;
-    return this.total[side === Side.BID ? lvl : LEVELS + lvl];
+    if (!(lvl >= 0 && lvl < LEVELS) || Math.floor(lvl) !== lvl) return 0;
+    const page = this.pages[(side === Side.BID ? 0 : PAGES_PER_SIDE) + (lvl >>> PAGE_BITS)];
+    return page === undefined ? 0 : page.total[lvl & PAGE_MASK];
   }
 
   depth(side: Side, maxLevels: number): PriceLevel[] {
@@ -138,7 +154,7 @@ export class OrderBook implements MatchingBook {
     const set = bid ? this.bidLevels : this.askLevels;
     let lvl = bid ? this.bestBidLevel : this.bestAskLevel;
     while (lvl !== NONE && levels.length < maxLevels) {
-      levels.push({ price: lvl * PRICE_TICK, size: this.total[bid ? lvl : LEVELS + lvl] });
+      levels.push({ price: lvl * PRICE_TICK, size: this.pageOf(bid, lvl).total[lvl & PAGE_MASK] });
       lvl = bid ? set.nextDown(lvl - 1) : set.nextUp(lvl + 1);
     }
     return levels;
@@ -150,12 +166,11 @@ export class OrderBook implements MatchingBook {
   }
 
   *orders(): IterableIterator<RestingOrder> {
-    for (const side of [Side.BID, Side.ASK]) {
-      const bid = side === Side.BID;
+    for (const bid of [true, false]) {
       const set = bid ? this.bidLevels : this.askLevels;
       let lvl = bid ? this.bestBidLevel : this.bestAskLevel;
       while (lvl !== NONE) {
-        for (let slot = this.head[bid ? lvl : LEVELS + lvl]; slot !== NONE; slot = this.next[slot]) {
+        for (let slot = this.pageOf(bid, lvl).head[lvl & PAGE_MASK]; slot !== NONE; slot = this.next[slot]) {
           yield this.view(slot);
         }
         lvl = bid ? set.nextDown(lvl - 1) : set.nextUp(lvl + 1);
@@ -163,18 +178,17 @@ export class OrderBook implements MatchingBook {
     }
   }
 
-  /** Size left of the taker after the last matchAsks/matchBids (saves returning a pair). */
-  private lastLeft = 0;
-
   /** A BID takes asks from the best level up to `lastLevel`. Answers the new length of `out`; sets lastLeft. */
   private matchAsks(lastLevel: number, size: number, out: Fill[]): number {
     let left = size;
     let n = out.length;
     let lvl = this.bestAskLevel;
     while (lvl !== NONE && lvl <= lastLevel) {
-      n = this.takeLevel(LEVELS + lvl, lvl * PRICE_TICK, left, out, n);
+      const page = this.pages[PAGES_PER_SIDE + (lvl >>> PAGE_BITS)]!;
+      const k = lvl & PAGE_MASK;
+      n = this.takeLevel(page, k, lvl * PRICE_TICK, left, out, n);
       left = this.lastLeft;
-      if (this.count[LEVELS + lvl] !== 0) break;
+      if (page.count[k] !== 0) break;
       this.askLevels.remove(lvl);
       lvl = this.askLevels.nextUp(lvl + 1);
       if (left === 0) break;
@@ -190,9 +204,11 @@ export class OrderBook implements MatchingBook {
     let n = out.length;
     let lvl = this.bestBidLevel;
     while (lvl !== NONE && lvl >= lastLevel) {
-      n = this.takeLevel(lvl, lvl * PRICE_TICK, left, out, n);
+      const page = this.pages[lvl >>> PAGE_BITS]!;
+      const k = lvl & PAGE_MASK;
+      n = this.takeLevel(page, k, lvl * PRICE_TICK, left, out, n);
       left = this.lastLeft;
-      if (this.count[lvl] !== 0) break;
+      if (page.count[k] !== 0) break;
       this.bidLevels.remove(lvl);
       lvl = this.bidLevels.nextDown(lvl - 1);
       if (left === 0) break;
@@ -203,14 +219,14 @@ export class OrderBook implements MatchingBook {
   }
 
   /**
-   * Fills up to `size` against the FIFO of level index `li`, oldest first, writing fills from out[n].
+   * Fills up to `size` against the FIFO of level `k` of `page`, oldest first, appending fills at out[n].
    * Makers filled entirely leave the book. Answers the new length of `out`; sets lastLeft.
    */
-  private takeLevel(li: number, price: number, size: number, out: Fill[], n: number): number {
+  private takeLevel(page: LevelPage, k: number, price: number, size: number, out: Fill[], n: number): number {
     const remaining = this.remaining;
     const next = this.next;
     let left = size;
-    let slot = this.head[li];
+    let slot = page.head[k];
     let taken = 0;
     let gone = 0;
     while (slot !== NONE && left > 0) {
@@ -231,28 +247,28 @@ export class OrderBook implements MatchingBook {
         remaining[slot] = makerLeft;
       }
     }
-    this.head[li] = slot;
-    if (slot === NONE) this.tail[li] = NONE;
+    page.head[k] = slot;
+    if (slot === NONE) page.tail[k] = NONE;
     else this.prev[slot] = NONE;
-    this.total[li] -= taken;
-    this.count[li] -= gone;
+    page.total[k] -= taken;
+    page.count[k] -= gone;
     this.lastLeft = left;
     return n;
   }
 
-  /** Whether the opposite side holds at least `size` between level `from` (the best) and `lastLevel`. */
+  /** Whether the opposite side holds at least `size` between level `from` (its best) and `lastLevel`. */
   private canFill(bid: boolean, from: number, lastLevel: number, size: number): boolean {
     let available = 0;
     let lvl = from;
     if (bid) {
       while (lvl !== NONE && lvl <= lastLevel) {
-        available += this.total[LEVELS + lvl];
+        available += this.pageOf(false, lvl).total[lvl & PAGE_MASK];
         if (available >= size) return true;
         lvl = this.askLevels.nextUp(lvl + 1);
       }
     } else {
       while (lvl !== NONE && lvl >= lastLevel) {
-        available += this.total[lvl];
+        available += this.pageOf(true, lvl).total[lvl & PAGE_MASK];
         if (available >= size) return true;
         lvl = this.bidLevels.nextDown(lvl - 1);
       }
@@ -269,15 +285,17 @@ export class OrderBook implements MatchingBook {
     this.remaining[slot] = size;
     this.level[slot] = lvl;
     this.sides[slot] = bid ? Side.BID : Side.ASK;
-    const li = bid ? lvl : LEVELS + lvl;
-    const tail = this.tail[li];
+    const p = (bid ? 0 : PAGES_PER_SIDE) + (lvl >>> PAGE_BITS);
+    const page = this.pages[p] ?? (this.pages[p] = new LevelPage());
+    const k = lvl & PAGE_MASK;
+    const tail = page.tail[k];
     this.prev[slot] = tail;
     this.next[slot] = NONE;
-    if (tail === NONE) this.head[li] = slot;
+    if (tail === NONE) page.head[k] = slot;
     else this.next[tail] = slot;
-    this.tail[li] = slot;
-    this.total[li] += size;
-    if (this.count[li]++ === 0) {
+    page.tail[k] = slot;
+    page.total[k] += size;
+    if (page.count[k]++ === 0) {
       if (bid) {
         this.bidLevels.add(lvl);
         if (lvl > this.bestBidLevel) this.bestBidLevel = lvl;
@@ -286,6 +304,11 @@ export class OrderBook implements MatchingBook {
         if (this.bestAskLevel === NONE || lvl < this.bestAskLevel) this.bestAskLevel = lvl;
       }
     }
+  }
+
+  /** The page holding level `lvl` of a side; only for levels known to hold orders. */
+  private pageOf(bid: boolean, lvl: number): LevelPage {
+    return this.pages[(bid ? 0 : PAGES_PER_SIDE) + (lvl >>> PAGE_BITS)]!;
   }
 
   private view(slot: number): RestingOrder {

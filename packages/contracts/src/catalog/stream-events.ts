@@ -19,6 +19,9 @@ export const marketSnapshot = z.object({
   eventId: z.number().int(),
   eventSlug: z.string(),
   eventTitle: z.string(),
+  /** Added later: absent in older messages. */
+  eventTicker: z.string().optional(),
+  eventDescription: z.string().optional(),
   category: z.string(),
   tags: z.array(z.string()),
   slug: z.string(),
@@ -42,6 +45,8 @@ export const marketSnapshot = z.object({
   archived: z.boolean(),
   acceptingOrders: z.boolean(),
   endDate: z.string(),
+  /** ISO 8601; absent in older messages. */
+  startDate: z.string().optional(),
   icon: z.string(),
   image: z.string(),
   sites: z.array(z.string()),

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { conditionIdSchema } from '../common/identifiers';
+import { ADDRESS_PATTERN, conditionIdSchema, TOKEN_ID_PATTERN } from '../common/identifiers';
+import { queryInt } from '../common/query';
+import { cursorOffset, MAX_MARKETS_PAGE } from './cursor';
 
 /** CLOB market resources of SPEC.md (snake_case), served by market-data. */
 
@@ -60,3 +62,94 @@ export interface ClobMarket {
 
 export const getClobMarketRequest = z.object({ condition_id: conditionIdSchema });
 export type GetClobMarketRequest = z.output<typeof getClobMarketRequest>;
+
+/** A token id as upstream sends it: the decimal form of a uint256. */
+export const tokenIdSchema = z
+  .string({ error: 'Invalid token id' })
+  .regex(TOKEN_ID_PATTERN, 'Invalid token id');
+
+/** A sampling market: the CLOB market without the fields upstream leaves out of that list (SPEC.md). */
+export type SamplingMarket = Omit<ClobMarket, 'status' | 'slug' | 'market_id' | 'assets_ids' | 'outcomes' | 'event' | 'raw_metadata'>;
+
+/** Fee details in the abbreviated form of `/clob-markets` and `/fee-rate`: rate, exponent, takerOnly. */
+export interface FeeDetails {
+  r: number;
+  e: number;
+  to: boolean;
+}
+
+/** GET /clob-markets/{condition_id}: the settings a client needs to build orders (docs/market-data.md). */
+export interface ClobMarketInfo {
+  c: string;
+  creator: string;
+  mirror_condition_id: string;
+  t: { t: string; mirror_token_id: string; o: string }[];
+  mts: number;
+  mos: number;
+  nr: boolean;
+  fd: FeeDetails;
+  mbf: number;
+  tbf: number;
+  r: Rewards;
+  gst: string;
+  ao: boolean;
+  aot: string;
+  sd: number;
+  rfqe: boolean;
+  itode: boolean;
+  ibce: boolean;
+  oas: number;
+}
+
+export interface MarketByToken {
+  condition_id: string;
+  primary_token_id: string;
+  secondary_token_id: string;
+}
+
+export interface FeeRate {
+  /** The taker rate in basis points (ARCHITECTURE.md). */
+  base_fee: number;
+  fd: FeeDetails;
+  fee_schedule: {
+    rate: number;
+    exponent: number;
+    takerOnly: boolean;
+    rebateRate: number;
+    category: string;
+    version: number;
+    source: 'local';
+  };
+}
+
+export const listClobMarketsRequest = z.object({
+  next_cursor: cursorOffset.default(0),
+  /** Extension: a smaller page than the default 500 (upstream clients never send it). */
+  limit: queryInt('limit', 1, MAX_MARKETS_PAGE).default(MAX_MARKETS_PAGE),
+});
+export type ListClobMarketsRequest = z.output<typeof listClobMarketsRequest>;
+
+export const tokenRequest = z.object({ token_id: tokenIdSchema });
+export type TokenRequest = z.output<typeof tokenRequest>;
+
+/** `/fee-rate` without a token answers the default schedule. */
+export const feeRateRequest = z.object({ token_id: tokenIdSchema.optional() });
+export type FeeRateRequest = z.output<typeof feeRateRequest>;
+
+const rewardRate = z.object({
+  asset_address: z.string().regex(ADDRESS_PATTERN, 'asset_address must be a 0x address'),
+  rewards_daily_rate: z.number().min(0).max(1e12),
+});
+
+/** Operator: the liquidity rewards of a market; a market with rates and accepting orders is sampled. */
+export const setRewardsRequest = z.object({
+  condition_id: conditionIdSchema,
+  body: z
+    .object({
+      rates: z.array(rewardRate).max(10).default([]),
+      min_size: z.number().min(0).max(1e12).default(0),
+      max_spread: z.number().min(0).max(100).default(0),
+    })
+    .strict(),
+});
+export type SetRewardsRequest = z.output<typeof setRewardsRequest>;

@@ -1,0 +1,44 @@
+import { LRUCache } from 'lru-cache';
+
+/** What the L2 check needs of a key, decrypted once per cache fill. */
+export interface ActiveApiKey {
+  apiKey: string;
+  /** Lower-case 0x address the key belongs to. */
+  address: string;
+  /** The base64-decoded secret: the HMAC key. */
+  hmacKey: Buffer;
+  passphrase: Buffer;
+}
+
+/** A key that is unknown or revoked. */
+const ABSENT = Object.freeze({ absent: true as const });
+type Entry = ActiveApiKey | typeof ABSENT;
+
+/**
+ * In-process cache of API keys, so that an authenticated request costs no database round trip on the hot
+ * path. Known keys stay for POSITIVE_TTL_MS, unknown or revoked ones for NEGATIVE_TTL_MS (so a flood of
+ * made-up keys does not reach the database either, while a key created by another gateway instance
+ * works within a moment). A revoke in this process takes effect at once; one made by another instance
+ * within POSITIVE_TTL_MS.
+ */
+export class ApiKeyCache {
+  static readonly POSITIVE_TTL_MS = 10_000;
+  static readonly NEGATIVE_TTL_MS = 2_000;
+
+  private readonly entries = new LRUCache<string, Entry>({ max: 100_000, ttl: ApiKeyCache.POSITIVE_TTL_MS });
+
+  /** The key, null when known to be absent, undefined when not cached. */
+  get(apiKey: string): ActiveApiKey | null | undefined {
+    const entry = this.entries.get(apiKey);
+    if (entry === undefined) return undefined;
+    return 'absent' in entry ? null : entry;
+  }
+
+  set(key: ActiveApiKey): void {
+    this.entries.set(key.apiKey, key);
+  }
+
+  setAbsent(apiKey: string): void {
+    this.entries.set(apiKey, ABSENT, { ttl: ApiKeyCache.NEGATIVE_TTL_MS });
+  }
+}

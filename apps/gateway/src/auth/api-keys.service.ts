@@ -1,0 +1,95 @@
+import { Injectable } from '@nestjs/common';
+import { decodeSecret, deriveApiCredentials, type ApiCredentials } from '@exchange/chain';
+import { ApiError } from '../http/api-error';
+import type { ApiCaller, L1Signer } from './api-caller';
+import type { ActiveApiKey } from './api-key-cache';
+import { ApiKeyRepository, type ApiKeyRow } from './api-key.repository';
+import { AuthResources } from './auth-resources';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * API credentials: handed out to an L1-authenticated wallet per (address, nonce), listed and revoked
+ * by their L2-authenticated owner, and looked up (through the cache) by the L2 check.
+ */
+@Injectable()
+export class ApiKeysService {
+  constructor(
+    private readonly resources: AuthResources,
+    private readonly keys: ApiKeyRepository,
+  ) {}
+
+  /**
+   * The credentials of (address, nonce), created on first use. `POST /auth/api-key` and
+   * `GET /auth/derive-api-key` both answer them, so that create, derive and createOrDerive of the
+   * stock clients all work (docs/auth.md). A revoked (address, nonce) stays revoked: another nonce
+   * gives new credentials.
+   */
+  async credentialsFor(signer: L1Signer, action: 'create' | 'derive'): Promise<ApiCredentials> {
+    let row = await this.keys.findByAddressAndNonce(signer.address, signer.nonce);
+    if (!row) {
+      const derived = deriveApiCredentials(this.resources.settings.serverSecret, signer.address, BigInt(signer.nonce));
+      const inserted = await this.keys.insert({
+        apiKey: derived.apiKey,
+        address: signer.address,
+        nonce: signer.nonce,
+        secretEncrypted: this.resources.cipher.encrypt(derived.secret, derived.apiKey),
+        passphraseEncrypted: this.resources.cipher.encrypt(derived.passphrase, derived.apiKey),
+      });
+      // Lost a race with a concurrent request for the same (address, nonce): answer what it stored.
+      row = inserted ? null : await this.keys.findByAddressAndNonce(signer.address, signer.nonce);
+      if (!row) {
+        this.remember(derived.apiKey, signer.address, derived.secret, derived.passphrase);
+        return derived;
+      }
+    }
+    if (row.revokedAt) {
+      const prefix = action === 'create' ? 'Could not create api key:' : 'Could not derive api key!';
+      throw ApiError.of('nonce_already_used', `${prefix} the key of this address and nonce was deleted; sign with another nonce`);
+    }
+    const credentials = this.decrypt(row);
+    this.remember(row.apiKey, row.address, credentials.secret, credentials.passphrase);
+    return credentials;
+  }
+
+  /** `{ apiKeys: [uuid, ...] }`: the caller's keys that are not revoked (docs/auth.md on the shape). */
+  async list(caller: ApiCaller): Promise<{ apiKeys: string[] }> {
+    return { apiKeys: await this.keys.listActive(caller.address) };
+  }
+
+  /** Revokes the key the request was signed with; effective at once in this process. */
+  async revoke(caller: ApiCaller): Promise<string> {
+    await this.keys.revoke(caller.apiKey, new Date());
+    this.resources.cache.setAbsent(caller.apiKey);
+    return 'OK';
+  }
+
+  /** The key as the L2 check needs it, or null when unknown or revoked; from the cache when it can. */
+  async activeKey(apiKey: string): Promise<ActiveApiKey | null> {
+    const cached = this.resources.cache.get(apiKey);
+    if (cached !== undefined) return cached;
+    if (!UUID.test(apiKey)) return null;
+    const row = await this.keys.findByKey(apiKey);
+    if (!row || row.revokedAt) {
+      this.resources.cache.setAbsent(apiKey);
+      return null;
+    }
+    const { secret, passphrase } = this.decrypt(row);
+    return this.remember(row.apiKey, row.address, secret, passphrase);
+  }
+
+  private decrypt(row: ApiKeyRow): ApiCredentials {
+    const { cipher } = this.resources;
+    return {
+      apiKey: row.apiKey,
+      secret: cipher.decrypt(row.secretEncrypted, row.apiKey),
+      passphrase: cipher.decrypt(row.passphraseEncrypted, row.apiKey),
+    };
+  }
+
+  private remember(apiKey: string, address: string, secret: string, passphrase: string): ActiveApiKey {
+    const key = { apiKey, address, hmacKey: decodeSecret(secret), passphrase: Buffer.from(passphrase, 'utf8') };
+    this.resources.cache.set(key);
+    return key;
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * The authentication headers: `SVC_*` or their `POLY_*` aliases (Node hands header names over lower-cased).
+ * A header sent twice arrives joined into one value and fails the format checks.
+ */
+export type AuthHeaderName = 'address' | 'signature' | 'timestamp' | 'nonce' | 'api_key' | 'passphrase';
+
+export type RequestHeaders = Record<string, string | string[] | undefined>;
+
+export function authHeader(headers: RequestHeaders, name: AuthHeaderName): string | undefined {
+  const value = headers[`svc_${name}`] ?? headers[`poly_${name}`];
+  return typeof value === 'string' ? value : undefined;
+}
+
+const TIMESTAMP = /^[0-9]{1,13}$/;
+
+/** A header timestamp in milliseconds: 13 digits are milliseconds, fewer are seconds. */
+export function timestampMs(value: string | undefined): number | null {
+  if (value === undefined || !TIMESTAMP.test(value)) return null;
+  const n = Number(value);
+  return value.length === 13 ? n : n * 1_000;
+}
+
+/** True when the timestamp is within the freshness window of `nowMs`, either way. */
+export function isFresh(value: string | undefined, nowMs: number, maxSkewMs: number): boolean {
+  const at = timestampMs(value);
+  return at !== null && Math.abs(nowMs - at) <= maxSkewMs;
+}

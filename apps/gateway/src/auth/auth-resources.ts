@@ -1,0 +1,62 @@
+import { PrismaPg } from '@prisma/adapter-pg';
+import { Redis } from 'ioredis';
+import type { JsonLogger } from '@exchange/service-kit';
+import type { GatewayEnv } from '../config';
+import { PrismaClient } from '../generated/prisma/client';
+import { ApiKeyCache } from './api-key-cache';
+import { DEV_AUTH_SECRET, DEV_CREDENTIALS_KEY } from './auth-config';
+import { CredentialCipher } from './credential-cipher';
+import { ReplayStore } from './replay-store';
+
+/** The settings of authentication, read once from the gateway's environment. */
+export interface AuthSettings {
+  chainId: number;
+  /** Freshness window of L1/L2 timestamps, either way. */
+  maxSkewMs: number;
+  serverSecret: Buffer;
+}
+
+/**
+ * What authentication shares across the gateway's surfaces (one Nest application each): one database
+ * pool, one Redis connection and one key cache per process, so that a revoke seen by one surface is
+ * seen by all. Created once at startup, closed at shutdown.
+ */
+export class AuthResources {
+  readonly cache = new ApiKeyCache();
+
+  private constructor(
+    readonly settings: AuthSettings,
+    readonly prisma: PrismaClient,
+    readonly redis: Redis,
+    readonly replays: ReplayStore,
+    readonly cipher: CredentialCipher,
+  ) {}
+
+  static create(env: GatewayEnv, logger: JsonLogger): AuthResources {
+    if (env.AUTH_SECRET === DEV_AUTH_SECRET) logger.warn('AUTH_SECRET is the development default: set your own', 'auth');
+    if (env.CREDENTIALS_KEY === DEV_CREDENTIALS_KEY) logger.warn('CREDENTIALS_KEY is the development default: set your own', 'auth');
+    const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: env.DATABASE_URL }) });
+    const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 1, commandTimeout: 2_000 });
+    let lastError = '';
+    redis.on('error', (error: Error) => {
+      // One line per distinct failure, not one per reconnection attempt.
+      if (error.message !== lastError) logger.warn(`redis: ${error.message}`, 'auth');
+      lastError = error.message;
+    });
+    redis.on('ready', () => (lastError = ''));
+    const settings: AuthSettings = {
+      chainId: env.CHAIN_ID,
+      maxSkewMs: env.L2_MAX_SKEW_SECONDS * 1_000,
+      serverSecret: Buffer.from(env.AUTH_SECRET, 'utf8'),
+    };
+    // A timestamp is fresh for at most 2 × the window, so a signature needs remembering that long.
+    const replays = new ReplayStore(redis, env.REDIS_KEY_PREFIX, env.L2_MAX_SKEW_SECONDS * 2);
+    const cipher = new CredentialCipher(Buffer.from(env.CREDENTIALS_KEY, 'base64'));
+    return new AuthResources(settings, prisma, redis, replays, cipher);
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([this.prisma.$disconnect(), this.redis.quit()]);
+    this.redis.disconnect();
+  }
+}

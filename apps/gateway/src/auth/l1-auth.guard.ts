@@ -1,0 +1,40 @@
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { isAddress, verifyClobAuth } from '@exchange/chain';
+import { ApiError } from '../http/api-error';
+import type { AuthenticatedRequest, L1Signer } from './api-caller';
+import { authHeader, isFresh, type RequestHeaders } from './auth-headers';
+import { AuthResources, type AuthSettings } from './auth-resources';
+
+const NONCE = /^[0-9]{1,78}$/;
+const UINT256_LIMIT = 1n << 256n;
+
+/**
+ * L1: the request carries a ClobAuth EIP-712 signature of the wallet in `*_ADDRESS` over `*_TIMESTAMP`
+ * (fresh within the window) and `*_NONCE` (default 0). Returns who signed, or null.
+ */
+export function verifyL1Headers(headers: RequestHeaders, settings: AuthSettings, nowMs: number): L1Signer | null {
+  const address = authHeader(headers, 'address');
+  const signature = authHeader(headers, 'signature');
+  const timestamp = authHeader(headers, 'timestamp');
+  const nonceHeader = authHeader(headers, 'nonce') ?? '0';
+  if (!address || !isAddress(address) || !signature || !timestamp) return null;
+  if (!isFresh(timestamp, nowMs, settings.maxSkewMs)) return null;
+  if (!NONCE.test(nonceHeader) || BigInt(nonceHeader) >= UINT256_LIMIT) return null;
+  const nonce = BigInt(nonceHeader);
+  if (!verifyClobAuth({ address, signature, timestamp, nonce, chainId: settings.chainId })) return null;
+  return { address: address.toLowerCase(), nonce: nonce.toString() };
+}
+
+/** Refuses a request without a valid L1 signature (401); leaves the signer for `@L1Signer()`. */
+@Injectable()
+export class L1AuthGuard implements CanActivate {
+  constructor(private readonly resources: AuthResources) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest & { headers: RequestHeaders }>();
+    const signer = verifyL1Headers(request.headers, this.resources.settings, Date.now());
+    if (!signer) throw ApiError.of('unauthorized', 'Invalid L1 Request headers');
+    request.l1Signer = signer;
+    return true;
+  }
+}

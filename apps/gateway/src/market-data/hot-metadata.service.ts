@@ -1,0 +1,70 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import {
+  describeIssues,
+  feeRateRequest,
+  hotMetadataKeys,
+  tokenRequest,
+  type FeeRate,
+  type HotMarketFields,
+} from '@exchange/contracts';
+import { AuthResources } from '../auth/auth-resources';
+import { GATEWAY_ENV, type GatewayEnv } from '../config';
+import { ApiError } from '../http/api-error';
+import { Forwarder } from '../http/forwarder.service';
+
+const logger = new Logger('HotMetadata');
+
+/**
+ * `/tick-size`, `/neg-risk` and `/fee-rate` from the hot market metadata market-data keeps in Redis
+ * (the process's Redis connection), asking market-data over NATS when Redis has no entry or fails.
+ */
+@Injectable()
+export class HotMetadata {
+  private readonly prefix: string;
+
+  constructor(
+    private readonly resources: AuthResources,
+    private readonly forward: Forwarder,
+    @Inject(GATEWAY_ENV) env: GatewayEnv,
+  ) {
+    this.prefix = env.REDIS_KEY_PREFIX;
+  }
+
+  async tickSize(input: unknown): Promise<{ minimum_tick_size: number }> {
+    const value = await this.field(input, 'tick_size');
+    return value === undefined ? this.forward.send('marketdata.tick-size.v1', input) : { minimum_tick_size: Number(value) };
+  }
+
+  async negRisk(input: unknown): Promise<{ neg_risk: boolean }> {
+    const value = await this.field(input, 'neg_risk');
+    return value === undefined ? this.forward.send('marketdata.neg-risk.v1', input) : { neg_risk: value === 'true' };
+  }
+
+  async feeRate(input: unknown): Promise<FeeRate> {
+    const checked = feeRateRequest.safeParse(input);
+    if (!checked.success) throw ApiError.of('invalid_request', describeIssues(checked.error));
+    const tokenId = checked.data.token_id;
+    const cached = await this.read(() =>
+      tokenId === undefined
+        ? this.resources.redis.get(hotMetadataKeys.defaultFeeRate(this.prefix))
+        : this.resources.redis.hget(hotMetadataKeys.token(this.prefix, tokenId), 'fee_rate'),
+    );
+    return cached === undefined ? this.forward.send('marketdata.fee-rate.v1', input) : (JSON.parse(cached) as FeeRate);
+  }
+
+  private async field(input: unknown, field: keyof HotMarketFields): Promise<string | undefined> {
+    const checked = tokenRequest.safeParse(input);
+    if (!checked.success) throw ApiError.of('invalid_request', describeIssues(checked.error));
+    return this.read(() => this.resources.redis.hget(hotMetadataKeys.token(this.prefix, checked.data.token_id), field));
+  }
+
+  /** A Redis read; a miss or a failure (logged) sends the caller to market-data instead. */
+  private async read(get: () => Promise<string | null>): Promise<string | undefined> {
+    try {
+      return (await get()) ?? undefined;
+    } catch (error) {
+      logger.warn(`hot metadata read failed, asking market-data: ${String(error)}`);
+      return undefined;
+    }
+  }
+}

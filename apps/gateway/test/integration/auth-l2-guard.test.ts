@@ -1,0 +1,229 @@
+import { Body, Controller, Module, Post, Put, UseGuards, type DynamicModule } from '@nestjs/common';
+import { APP_FILTER, NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { ClobClient } from '@polymarket/clob-client-v2';
+import { JsonLogger } from '@exchange/service-kit';
+import { ApiCaller } from '../../src/auth/api-caller';
+import { AuthModule } from '../../src/auth/auth.module';
+import { AuthResources } from '../../src/auth/auth-resources';
+import { ApiKeyRepository } from '../../src/auth/api-key.repository';
+import { ApiKeysService } from '../../src/auth/api-keys.service';
+import { L2Authenticator, L2AuthGuard } from '../../src/auth/l2-auth.guard';
+import { keepRawJsonBody } from '../../src/auth/raw-json-body';
+import { ErrorBodyFilter } from '../../src/http/error-body.filter';
+import { setUpFastify } from '../../src/http/fastify-setup';
+import { l1Headers, l2Headers, L2_WINDOW_SECONDS, newWallet, startAuthGateway, type AuthGateway, type Credentials, type TestWallet } from '../support/auth-harness';
+
+const L2_REFUSED = { error: 'Unauthorized/Invalid api key', code: 'unauthorized' };
+const CLOSED_ONLY = '/auth/ban-status/closed-only';
+
+/** A signed write route for the tests, guarded exactly as trading routes are. */
+@Controller('test')
+@UseGuards(L2AuthGuard)
+class EchoController {
+  @Post('echo')
+  post(@ApiCaller() caller: ApiCaller, @Body() body: unknown) {
+    return { caller, body };
+  }
+
+  @Put('echo')
+  put(@ApiCaller() caller: ApiCaller) {
+    return { caller };
+  }
+}
+
+@Module({})
+class EchoModule {
+  static with(resources: AuthResources): DynamicModule {
+    return {
+      module: EchoModule,
+      imports: [AuthModule.forSurface('data', resources)],
+      controllers: [EchoController],
+      providers: [{ provide: APP_FILTER, useClass: ErrorBodyFilter }],
+    };
+  }
+}
+
+/**
+ * L2AuthGuard on real PostgreSQL and Redis: the closed-only route of the gateway, and a signed write
+ * route in a Nest application set up like a gateway surface, sharing the gateway's settings.
+ */
+describe('L2 authentication guard', () => {
+  let gw: AuthGateway;
+  let echo: NestFastifyApplication;
+  let echoResources: AuthResources;
+  let echoBase: string;
+  let wallet: TestWallet;
+  let creds: Credentials;
+
+  beforeAll(async () => {
+    gw = await startAuthGateway('gw_auth_l2');
+    echoResources = AuthResources.create(gw.env, new JsonLogger('test', 'error'));
+    echo = await NestFactory.create<NestFastifyApplication>(EchoModule.with(echoResources), new FastifyAdapter(), { logger: false });
+    await echo.init();
+    keepRawJsonBody(echo.getHttpAdapter().getInstance());
+    setUpFastify(echo.getHttpAdapter().getInstance(), () => undefined);
+    await echo.listen(0, '127.0.0.1');
+    const address = echo.getHttpServer().address();
+    echoBase = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+
+    wallet = newWallet();
+    const response = await fetch(`${gw.clob}/auth/api-key`, { method: 'POST', headers: await l1Headers(wallet) });
+    creds = (await response.json()) as Credentials;
+  });
+
+  afterAll(async () => {
+    await echo.close();
+    await echoResources.close();
+    await gw.close();
+  });
+
+  const getClosedOnly = (headers: Record<string, string>, host = gw.clob, path = CLOSED_ONLY) => fetch(host + path, { headers });
+  const expectRefused = async (response: Response) => {
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual(L2_REFUSED);
+  };
+  const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+  it('accepts the stock client (POLY_ headers, seconds)', async () => {
+    const stock = new ClobClient({ host: gw.clob, chain: 137, signer: wallet.signer, creds: { key: creds.apiKey, secret: creds.secret, passphrase: creds.passphrase } });
+    expect(await stock.getClosedOnlyMode()).toEqual({ closed_only: false });
+  });
+
+  it('accepts SVC_ and POLY_ headers with timestamps in seconds or milliseconds, and any address case', async () => {
+    const variants = [
+      { prefix: 'SVC' as const, timestamp: String(Date.now()) },
+      { prefix: 'SVC' as const, timestamp: String(nowSeconds()) },
+      { prefix: 'POLY' as const, timestamp: String(Date.now()) },
+      { prefix: 'POLY' as const, timestamp: String(nowSeconds()) },
+    ];
+    for (const variant of variants) {
+      for (const address of [wallet.address, wallet.address.toLowerCase()]) {
+        const response = await getClosedOnly(l2Headers(creds, address, { method: 'GET', path: CLOSED_ONLY, ...variant }));
+        expect(response.status).toBe(200);
+        expect(await response.json()).toEqual({ closed_only: false });
+      }
+    }
+  });
+
+  it('refuses stale and future timestamps outside the window, in seconds and milliseconds', async () => {
+    const skew = L2_WINDOW_SECONDS + 5;
+    for (const timestamp of [
+      String(nowSeconds() - skew),
+      String(nowSeconds() + skew),
+      String(Date.now() - skew * 1000),
+      String(Date.now() + skew * 1000),
+      '0',
+      String(nowSeconds()) + '.0',
+      '-' + String(nowSeconds()),
+      String(Date.now()) + '0',
+    ]) {
+      await expectRefused(await getClosedOnly(l2Headers(creds, wallet.address, { method: 'GET', path: CLOSED_ONLY, timestamp })));
+    }
+    // Just inside the window is fine.
+    const inside = String(nowSeconds() - (L2_WINDOW_SECONDS - 5));
+    expect((await getClosedOnly(l2Headers(creds, wallet.address, { method: 'GET', path: CLOSED_ONLY, timestamp: inside }))).status).toBe(200);
+  });
+
+  it('refuses a wrong passphrase, an unknown key, another address and a bad signature', async () => {
+    const headers = l2Headers(creds, wallet.address, { method: 'GET', path: CLOSED_ONLY });
+    const otherWallet = newWallet();
+    const otherCreds = (await (await fetch(`${gw.clob}/auth/api-key`, { method: 'POST', headers: await l1Headers(otherWallet) })).json()) as Credentials;
+    const cases: Record<string, string>[] = [
+      { ...headers, POLY_PASSPHRASE: creds.passphrase.replace(/.$/, (c) => (c === '0' ? '1' : '0')) },
+      { ...headers, POLY_PASSPHRASE: creds.passphrase.toUpperCase() },
+      { ...headers, POLY_PASSPHRASE: '' },
+      { ...headers, POLY_API_KEY: '00000000-0000-4000-8000-000000000000' },
+      { ...headers, POLY_API_KEY: 'not-a-uuid' },
+      // The other wallet's own address with this wallet's key, and this address with the other's key.
+      { ...headers, POLY_ADDRESS: otherWallet.address },
+      l2Headers(otherCreds, wallet.address, { method: 'GET', path: CLOSED_ONLY }),
+      { ...headers, POLY_SIGNATURE: headers.POLY_SIGNATURE!.replace(/^./, (c) => (c === 'A' ? 'B' : 'A')) },
+      { ...headers, POLY_SIGNATURE: l2Signature(otherCreds, CLOSED_ONLY) },
+      l2Headers(creds, wallet.address, { method: 'POST', path: CLOSED_ONLY }),
+      l2Headers(creds, wallet.address, { method: 'GET', path: '/auth/api-keys' }),
+      Object.fromEntries(Object.entries(headers).filter(([name]) => name !== 'POLY_PASSPHRASE')),
+      {},
+    ];
+    for (const candidate of cases) await expectRefused(await getClosedOnly(candidate));
+    // The other wallet's credentials with its own address are fine.
+    expect((await getClosedOnly(l2Headers(otherCreds, otherWallet.address, { method: 'GET', path: CLOSED_ONLY }))).status).toBe(200);
+  });
+
+  it('lets a GET repeat its headers within the window (cursor pages), and ignores the query string', async () => {
+    const headers = l2Headers(creds, wallet.address, { method: 'GET', path: CLOSED_ONLY });
+    for (let i = 0; i < 3; i++) expect((await getClosedOnly(headers)).status).toBe(200);
+    expect((await getClosedOnly(headers, gw.base, `${CLOSED_ONLY}?next_cursor=MTAw`)).status).toBe(200);
+  });
+
+  it('accepts a signed write once, with its exact body, and refuses a replay', async () => {
+    const body = JSON.stringify({ order: { salt: 1, side: 'BUY' }, owner: creds.apiKey });
+    const headers: Record<string, string> = {
+      ...l2Headers(creds, wallet.address, { method: 'POST', path: '/test/echo', body, prefix: 'SVC' }),
+      'content-type': 'application/json',
+    };
+    const first = await fetch(`${echoBase}/test/echo`, { method: 'POST', headers, body });
+    expect(first.status).toBe(201);
+    expect(await first.json()).toEqual({ caller: { apiKey: creds.apiKey, address: wallet.address.toLowerCase() }, body: JSON.parse(body) });
+
+    // The same request again, or with the signature re-encoded, is a replay.
+    await expectRefused(await fetch(`${echoBase}/test/echo`, { method: 'POST', headers, body }));
+    const reencoded = headers.SVC_SIGNATURE!.replace(/-/g, '+').replace(/_/g, '/').replace(/=$/, '');
+    await expectRefused(await fetch(`${echoBase}/test/echo`, { method: 'POST', headers: { ...headers, SVC_SIGNATURE: reencoded }, body }));
+
+    // A new timestamp makes a new signature: accepted.
+    const again = { ...l2Headers(creds, wallet.address, { method: 'POST', path: '/test/echo', body, timestamp: String(Date.now()) }), 'content-type': 'application/json' };
+    expect((await fetch(`${echoBase}/test/echo`, { method: 'POST', headers: again, body })).status).toBe(201);
+  });
+
+  it('refuses a write whose body differs from the signed one, even by whitespace', async () => {
+    const signed = '{"amount":"100"}';
+    for (const sent of ['{"amount":"101"}', '{"amount": "100"}', '{"amount":"100"} ']) {
+      const headers = { ...l2Headers(creds, wallet.address, { method: 'POST', path: '/test/echo', body: signed }), 'content-type': 'application/json' };
+      await expectRefused(await fetch(`${echoBase}/test/echo`, { method: 'POST', headers, body: sent }));
+    }
+    // No signed body at all for a request that has one.
+    const headers = { ...l2Headers(creds, wallet.address, { method: 'POST', path: '/test/echo' }), 'content-type': 'application/json' };
+    await expectRefused(await fetch(`${echoBase}/test/echo`, { method: 'POST', headers, body: signed }));
+  });
+
+  it('treats PUT as a write and accepts an empty JSON body', async () => {
+    const headers = { ...l2Headers(creds, wallet.address, { method: 'PUT', path: '/test/echo' }), 'content-type': 'application/json' };
+    expect((await fetch(`${echoBase}/test/echo`, { method: 'PUT', headers })).status).toBe(200);
+    await expectRefused(await fetch(`${echoBase}/test/echo`, { method: 'PUT', headers }));
+  });
+
+  it('refuses invalid JSON on a signed route with 400 invalid_json', async () => {
+    const body = '{"amount":';
+    const headers = { ...l2Headers(creds, wallet.address, { method: 'POST', path: '/test/echo', body }), 'content-type': 'application/json' };
+    const response = await fetch(`${echoBase}/test/echo`, { method: 'POST', headers, body });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: 'request body is not valid JSON', code: 'invalid_json' });
+  });
+
+  it('answers 503 rather than deciding when the database or Redis is unreachable', async () => {
+    const authenticatorWith = (resources: AuthResources) =>
+      new L2Authenticator(resources, new ApiKeysService(resources, new ApiKeyRepository(resources)));
+    const request = (method: string) => ({ method, url: '/x', headers: lowerCased(l2Headers(creds, wallet.address, { method, path: '/x' })) });
+    const logger = new JsonLogger('test', 'error');
+
+    const noRedis = AuthResources.create({ ...gw.env, REDIS_URL: 'redis://127.0.0.1:1' }, logger);
+    const noDatabase = AuthResources.create({ ...gw.env, DATABASE_URL: gw.env.DATABASE_URL.replace(/\/[^/]+$/, '/no_such_database') }, logger);
+    try {
+      // The key is found in the database; reads need no Redis, writes do.
+      expect(await authenticatorWith(noRedis).authenticate(request('GET'))).toEqual({ apiKey: creds.apiKey, address: wallet.address.toLowerCase() });
+      await expect(authenticatorWith(noRedis).authenticate(request('POST'))).rejects.toMatchObject({ failure: { status: 503, body: { code: 'service_unavailable' } } });
+      await expect(authenticatorWith(noDatabase).authenticate(request('GET'))).rejects.toMatchObject({ failure: { status: 503, body: { code: 'service_unavailable' } } });
+    } finally {
+      await Promise.all([noRedis.close(), noDatabase.close()]);
+    }
+  });
+});
+
+function lowerCased(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+}
+
+function l2Signature(credentials: Credentials, path: string): string {
+  return l2Headers(credentials, '0x0000000000000000000000000000000000000000', { method: 'GET', path }).POLY_SIGNATURE!;
+}

@@ -1,0 +1,133 @@
+import { Injectable } from '@nestjs/common';
+import {
+  formatUnits,
+  ok,
+  type LastTradePrice,
+  type OrderBookSummary,
+  type PriceEntry,
+  type Reply,
+  type TokenBatchRequest,
+} from '@exchange/contracts';
+import { MarketRegistry, type MarketRecord } from '../markets/market-registry';
+import { NOT_READY, UNKNOWN_TOKEN } from '../markets/replies';
+import { bookSummary } from './book-summary';
+import { MarketBooks, type MarketTape } from './market-books';
+import { bestAsk, bestBid, lastTradeOf, midpointOf, spreadOf, tokenLevels, toLevels, type Outcome } from './token-view';
+
+interface TokenView {
+  tokenId: string;
+  market: MarketRecord;
+  outcome: Outcome;
+  tape: MarketTape;
+}
+
+const NO_TRADE: LastTradePrice = { price: '0.5', side: '' };
+
+/**
+ * Books and prices of tokens, from the in-memory books: a token's view mirrors the market's YES book
+ * for the NO token. A rendered book is kept until its market's book, last trade or settings change.
+ */
+@Injectable()
+export class BooksService {
+  private readonly rendered = new Map<string, { version: number; market: MarketRecord; summary: OrderBookSummary }>();
+
+  constructor(
+    private readonly registry: MarketRegistry,
+    private readonly books: MarketBooks,
+  ) {}
+
+  book(tokenId: string): Reply<OrderBookSummary> {
+    return this.each([tokenId], (view) => this.summary(view), (summaries) => summaries[0]!);
+  }
+
+  booksOf(items: TokenBatchRequest): Reply<OrderBookSummary[]> {
+    return this.each(items.map((i) => i.token_id), (view) => this.summary(view), (summaries) => summaries);
+  }
+
+  /** BUY: the best bid; SELL: the best ask; "0" when that side is empty. */
+  price(tokenId: string, side: 'BUY' | 'SELL'): Reply<{ price: string }> {
+    return this.each([tokenId], (view) => this.priceOf(view, side), ([price]) => ({ price: price! }));
+  }
+
+  prices(items: TokenBatchRequest): Reply<Record<string, PriceEntry>> {
+    return this.each(
+      items.map((i) => i.token_id),
+      (view): [string, PriceEntry] => [view.tokenId, { BUY: this.priceOf(view, 'BUY'), SELL: this.priceOf(view, 'SELL') }],
+      Object.fromEntries,
+    );
+  }
+
+  midpoint(tokenId: string): Reply<{ mid: string }> {
+    return this.each([tokenId], (view) => this.midpointOf(view), ([mid]) => ({ mid: mid! }));
+  }
+
+  midpoints(items: TokenBatchRequest): Reply<Record<string, string>> {
+    return this.each(items.map((i) => i.token_id), (view): [string, string] => [view.tokenId, this.midpointOf(view)], Object.fromEntries);
+  }
+
+  spread(tokenId: string): Reply<{ spread: string }> {
+    return this.each([tokenId], (view) => this.spreadOf(view), ([spread]) => ({ spread: spread! }));
+  }
+
+  spreads(items: TokenBatchRequest): Reply<Record<string, string>> {
+    return this.each(items.map((i) => i.token_id), (view): [string, string] => [view.tokenId, this.spreadOf(view)], Object.fromEntries);
+  }
+
+  lastTradePrice(tokenId: string): Reply<LastTradePrice> {
+    return this.each([tokenId], (view) => this.lastTradeOf(view), ([last]) => last!);
+  }
+
+  lastTradesPrices(items: TokenBatchRequest): Reply<(LastTradePrice & { token_id: string })[]> {
+    return this.each(items.map((i) => i.token_id), (view) => ({ token_id: view.tokenId, ...this.lastTradeOf(view) }), (all) => all);
+  }
+
+  /** Answers for each token, or 404 when any is unknown. */
+  private each<T, R>(tokenIds: string[], one: (view: TokenView) => T, all: (values: T[]) => R): Reply<R> {
+    if (!this.registry.ready) return NOT_READY;
+    const values: T[] = [];
+    for (const tokenId of tokenIds) {
+      const token = this.registry.byToken(tokenId);
+      if (!token) return UNKNOWN_TOKEN;
+      values.push(one({ tokenId, market: token.market, outcome: token.outcome, tape: this.books.tape(token.market.conditionId) }));
+    }
+    return ok(all(values));
+  }
+
+  private priceOf(view: TokenView, side: 'BUY' | 'SELL'): string {
+    const price = side === 'BUY' ? bestBid(view.tape.book, view.outcome) : bestAsk(view.tape.book, view.outcome);
+    return formatUnits(price ?? 0);
+  }
+
+  private midpointOf(view: TokenView): string {
+    return formatUnits(midpointOf(view.tape.book, view.tape.last, view.outcome));
+  }
+
+  private spreadOf(view: TokenView): string {
+    return formatUnits(spreadOf(view.tape.book, view.outcome));
+  }
+
+  private lastTradeOf(view: TokenView): LastTradePrice {
+    const last = lastTradeOf(view.tape.last, view.outcome);
+    return last ? { price: formatUnits(last.price), side: last.side } : NO_TRADE;
+  }
+
+  private summary(view: TokenView): OrderBookSummary {
+    const cached = this.rendered.get(view.tokenId);
+    if (cached && cached.version === view.tape.book.version && cached.market === view.market) return cached.summary;
+    const { bids, asks } = tokenLevels(view.tape.book, view.outcome);
+    const s = view.market.snapshot;
+    const summary = bookSummary({
+      market: view.market.conditionId,
+      assetId: view.tokenId,
+      timestampMs: view.tape.book.timestamp || Date.parse(s.createdAt),
+      bids: toLevels(bids),
+      asks: toLevels(asks),
+      minOrderSize: formatUnits(s.minOrderSizeUnits),
+      tickSize: formatUnits(s.tickSizeUnits),
+      negRisk: s.negRisk,
+      lastTradePrice: this.lastTradeOf(view).price,
+    });
+    this.rendered.set(view.tokenId, { version: view.tape.book.version, market: view.market, summary });
+    return summary;
+  }
+}

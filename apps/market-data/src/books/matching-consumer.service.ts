@@ -1,0 +1,156 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import type { ConsumerMessages, JsMsg, NatsConnection } from 'nats';
+import { MATCHING_STREAM, MATCHING_SUBJECTS, type BookEvent, type MarketStateEvent, type TradeEvent } from '@exchange/contracts';
+import { NATS_CONNECTION } from '@exchange/service-kit';
+import { MARKET_DATA_ENV, type MarketDataEnv } from '../config';
+import { PriceHistoryRepository, type PriceRow } from '../history/price-history.repository';
+import { CatalogConsumer } from '../markets/catalog-consumer.service';
+import { MarketRegistry } from '../markets/market-registry';
+import { SnapshotRepository } from '../streams/snapshot.repository';
+import { openFeed, unprefixed } from '../streams/durable-feed';
+import { MarketBooks, type BooksState } from './market-books';
+import { yesTermsOf } from './token-view';
+
+const SNAPSHOT = 'matching';
+/** Acknowledge (and write price history) at least this often while a backlog streams in. */
+const FLUSH_EVERY = 500;
+/** How long a trade of a market the catalog feed has not delivered yet waits for it. */
+const UNKNOWN_MARKET_WAIT_MS = 30_000;
+
+/**
+ * Builds the in-memory books, last trades and resolutions from the MATCHING stream (a durable consumer),
+ * and records every trade into the price history. Start-up loads the last snapshot of the books and
+ * restarts the consumer just after its stream position, then waits until the backlog is applied.
+ * A snapshot is saved every SNAPSHOT_INTERVAL_SECONDS when the books changed, and at shutdown.
+ */
+@Injectable()
+export class MatchingConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(MatchingConsumer.name);
+  private messages?: ConsumerMessages;
+  private done?: Promise<void>;
+  private timer?: NodeJS.Timeout;
+  private savedChanges = -1;
+  private pending: JsMsg[] = [];
+  private rows: PriceRow[] = [];
+  private resolved = new Set<string>();
+  private stopping = false;
+
+  constructor(
+    private readonly books: MarketBooks,
+    private readonly registry: MarketRegistry,
+    private readonly catalog: CatalogConsumer,
+    private readonly history: PriceHistoryRepository,
+    private readonly snapshots: SnapshotRepository,
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    @Inject(MARKET_DATA_ENV) private readonly env: MarketDataEnv,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.catalog.ready;
+    const saved = await this.snapshots.load<BooksState>(SNAPSHOT);
+    if (saved) this.books.load(saved.state, saved.streamSeq);
+    const feed = await openFeed(this.nc, this.env.NATS_PREFIX, {
+      stream: MATCHING_STREAM,
+      durable: `${this.env.CONSUMER_NAME}-matching`,
+      filter: 'matching.evt.>',
+      startSeq: saved ? saved.streamSeq + 1 : undefined,
+      restart: true,
+    });
+    this.messages = feed.messages;
+    let caughtUp!: () => void;
+    const ready = new Promise<void>((resolve) => (caughtUp = resolve));
+    if (feed.backlog === 0) caughtUp();
+    this.done = (async () => {
+      for await (const message of feed.messages) {
+        await this.handle(message);
+        this.pending.push(message);
+        if (message.info.pending === 0 || this.pending.length >= FLUSH_EVERY) {
+          await this.flush();
+          if (message.info.pending === 0) caughtUp();
+        }
+      }
+    })();
+    await ready;
+    await this.catalog.refresh(this.registry.list().map((r) => r.conditionId));
+    this.registry.ready = true;
+    this.logger.log(`books ready at MATCHING sequence ${this.books.streamSeq}`);
+    this.timer = setInterval(() => void this.saveSnapshot(), this.env.SNAPSHOT_INTERVAL_SECONDS * 1_000);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    clearInterval(this.timer);
+    await this.messages?.close();
+    await this.done;
+    await this.saveSnapshot();
+  }
+
+  private async handle(message: JsMsg): Promise<void> {
+    const subject = unprefixed(this.env.NATS_PREFIX, message.subject);
+    try {
+      if (subject === MATCHING_SUBJECTS.book) this.applyBook(message.json<BookEvent>());
+      else if (subject === MATCHING_SUBJECTS.trade) await this.applyTrade(message.json<TradeEvent>(), message.seq);
+      else if (subject === MATCHING_SUBJECTS.resolved) {
+        const event = message.json<MarketStateEvent>();
+        this.books.applyResolution(event);
+        this.resolved.add(event.conditionId);
+      }
+    } catch (error) {
+      // A malformed message must not stop the feed; it is logged and skipped.
+      this.logger.error(error instanceof Error ? error : String(error), `${subject} #${message.seq} not applied`);
+    }
+  }
+
+  private applyBook(event: BookEvent): void {
+    if (this.books.applyBook(event) === 'gap') {
+      const book = this.books.tape(event.conditionId).book;
+      this.logger.warn(`book of ${event.conditionId}: gap before bookSeq ${event.bookSeq} (${book.missing.size} missing)`);
+    }
+  }
+
+  private async applyTrade(event: TradeEvent, seq: number): Promise<void> {
+    let token = this.registry.byToken(event.tokenId);
+    for (const deadline = Date.now() + UNKNOWN_MARKET_WAIT_MS; !token && Date.now() < deadline && !this.stopping; ) {
+      await new Promise((r) => setTimeout(r, 100));
+      token = this.registry.byToken(event.tokenId);
+    }
+    if (!token) throw new Error(`trade ${event.id} of unknown token ${event.tokenId}`);
+    const { price, side } = yesTermsOf(event, token.outcome);
+    const conditionId = token.market.conditionId;
+    this.books.applyTrade(conditionId, { price, side, seq, time: event.matchTime });
+    this.rows.push({ tradeId: event.id, conditionId, timeMs: event.matchTime, price, streamSeq: seq });
+  }
+
+  /** Writes the price history of the applied messages, then acknowledges them. */
+  private async flush(): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.history.insert(this.rows);
+        if (this.resolved.size) await this.catalog.refresh(this.resolved);
+        break;
+      } catch (error) {
+        if (this.stopping) return;
+        if (attempt % 10 === 0) this.logger.warn(`price history not written, retrying: ${String(error)}`);
+        await new Promise((r) => setTimeout(r, Math.min(5_000, 100 * 2 ** attempt)));
+      }
+    }
+    this.rows = [];
+    this.resolved.clear();
+    const last = this.pending[this.pending.length - 1];
+    this.pending.forEach((m) => m.ack());
+    this.pending = [];
+    if (last) this.books.streamSeq = Math.max(this.books.streamSeq, last.seq);
+  }
+
+  private async saveSnapshot(): Promise<void> {
+    const changes = this.books.changes;
+    if (changes === this.savedChanges || this.books.streamSeq === 0) return;
+    try {
+      // The state may be ahead of streamSeq (applied, not flushed yet): replaying those is harmless.
+      await this.snapshots.save(SNAPSHOT, this.books.streamSeq, this.books.toState());
+      this.savedChanges = changes;
+    } catch (error) {
+      this.logger.warn(`books snapshot not saved: ${String(error)}`);
+    }
+  }
+}

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { baseEnvSchema, parseEnv } from '@exchange/service-kit';
+
+export const marketDataEnvSchema = baseEnvSchema.extend({
+  DATABASE_URL: z.string().default('postgresql://postgres@127.0.0.1:5432/exchange_marketdata'),
+  HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(9102),
+  /** Hot market metadata for the gateway (docs/market-data.md). */
+  REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+  REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9_:-]{1,64}$/, 'REDIS_KEY_PREFIX must be 1-64 letters, digits, _ : or -').default('exch'),
+  /**
+   * Name of this process's durable JetStream consumers. Every replica keeps its own read model, so
+   * replicas need distinct names (the pod name); consumers of replicas gone for an hour are removed.
+   */
+  CONSUMER_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'CONSUMER_NAME must be 1-64 letters, digits, _ or -')
+    .default('market-data'),
+  /** How often the in-memory books are saved (when they changed), so that a restart replays less. */
+  SNAPSHOT_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
+});
+export type MarketDataEnv = z.output<typeof marketDataEnvSchema>;
+
+export const MARKET_DATA_ENV = Symbol('MARKET_DATA_ENV');
+
+export function loadMarketDataEnv(env: NodeJS.ProcessEnv = process.env): MarketDataEnv {
+  return parseEnv(marketDataEnvSchema, env);
+}

@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+import { PrismaService } from '../prisma/prisma.service';
+
+export interface PriceRow {
+  tradeId: string;
+  conditionId: string;
+  timeMs: number;
+  /** YES price, base units. */
+  price: number;
+  streamSeq: number;
+}
+
+/** The price_history table: one row per trade, in the YES token's terms. */
+@Injectable()
+export class PriceHistoryRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  /** Idempotent: a trade already recorded (a redelivered event) is skipped. */
+  async insert(rows: PriceRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.prisma.priceHistory.createMany({
+      data: rows.map((r) => ({ ...r, conditionId: r.conditionId.toLowerCase(), timeMs: BigInt(r.timeMs), streamSeq: BigInt(r.streamSeq) })),
+      skipDuplicates: true,
+    });
+  }
+
+  /** Time (ms) of the market's first trade. */
+  async firstTradeMs(conditionId: string): Promise<number | undefined> {
+    const first = await this.prisma.priceHistory.findFirst({ where: { conditionId }, orderBy: { timeMs: 'asc' }, select: { timeMs: true } });
+    return first ? Number(first.timeMs) : undefined;
+  }
+
+  /** The price of the last trade before `beforeMs`. */
+  async lastPriceBefore(conditionId: string, beforeMs: number): Promise<number | undefined> {
+    const row = await this.prisma.priceHistory.findFirst({
+      where: { conditionId, timeMs: { lt: BigInt(beforeMs) } },
+      orderBy: [{ timeMs: 'desc' }, { streamSeq: 'desc' }],
+      select: { price: true },
+    });
+    return row?.price;
+  }
+
+  /**
+   * The last price of each bucket of trades in [fromMs, toMs): bucket k holds the trades of the k-th
+   * `stepMs` after `fromMs`.
+   */
+  async lastPricePerBucket(conditionId: string, fromMs: number, toMs: number, stepMs: number): Promise<Map<number, number>> {
+    const rows = await this.prisma.$queryRaw<{ bucket: bigint; price: number }[]>`
+      SELECT DISTINCT ON (bucket) (time_ms - ${fromMs}::bigint) / ${stepMs}::bigint AS bucket, price
+      FROM price_history
+      WHERE condition_id = ${conditionId} AND time_ms >= ${fromMs}::bigint AND time_ms < ${toMs}::bigint
+      ORDER BY bucket, time_ms DESC, stream_seq DESC`;
+    return new Map(rows.map((r) => [Number(r.bucket), r.price]));
+  }
+}

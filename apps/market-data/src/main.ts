@@ -1,0 +1,14 @@
+import 'reflect-metadata';
+import { bootstrapService } from '@exchange/service-kit';
+import { loadMarketDataEnv } from './config';
+import { MarketDataModule } from './market-data.module';
+
+async function main(): Promise<void> {
+  const env = loadMarketDataEnv();
+  await bootstrapService({ name: 'market-data', module: MarketDataModule.forRoot(env), env, healthPort: env.HEALTH_PORT });
+}
+
+main().catch((error) => {
+  process.stderr.write(`market-data failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,48 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { HealthController, MessagingModule } from '@exchange/service-kit';
+import { BooksController } from './books/books.controller';
+import { BooksService } from './books/books.service';
+import { MarketBooks } from './books/market-books';
+import { MatchingConsumer } from './books/matching-consumer.service';
+import { MARKET_DATA_ENV, type MarketDataEnv } from './config';
+import { HistoryController } from './history/history.controller';
+import { HistoryService } from './history/history.service';
+import { PriceHistoryRepository } from './history/price-history.repository';
+import { CatalogConsumer } from './markets/catalog-consumer.service';
+import { HotMetadataWriter } from './markets/hot-metadata.writer';
+import { MarketRepository } from './markets/market.repository';
+import { MarketRegistry } from './markets/market-registry';
+import { MarketsController } from './markets/markets.controller';
+import { MarketsService } from './markets/markets.service';
+import { RewardsService } from './markets/rewards.service';
+import { PrismaService } from './prisma/prisma.service';
+import { RedisConnection } from './redis/redis.provider';
+import { SnapshotRepository } from './streams/snapshot.repository';
+
+@Module({})
+export class MarketDataModule {
+  static forRoot(env: MarketDataEnv): DynamicModule {
+    return {
+      module: MarketDataModule,
+      imports: [MessagingModule.forRoot(env, 'market-data')],
+      controllers: [HealthController, MarketsController, BooksController, HistoryController],
+      providers: [
+        { provide: MARKET_DATA_ENV, useValue: env },
+        PrismaService,
+        RedisConnection,
+        MarketRepository,
+        PriceHistoryRepository,
+        SnapshotRepository,
+        MarketRegistry,
+        MarketBooks,
+        HotMetadataWriter,
+        CatalogConsumer,
+        MatchingConsumer,
+        RewardsService,
+        MarketsService,
+        BooksService,
+        HistoryService,
+      ],
+    };
+  }
+}

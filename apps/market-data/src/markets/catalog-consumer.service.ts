@@ -1,0 +1,117 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { JSONCodec, type ConsumerMessages, type NatsConnection } from 'nats';
+import {
+  CATALOG_STREAM,
+  formatUnits,
+  MARKETDATA_STREAM,
+  MARKETDATA_SUBJECTS,
+  marketSnapshot,
+  type MarketSnapshot,
+  type TickSizeChangedEvent,
+} from '@exchange/contracts';
+import { ensureStream, NATS_CONNECTION, prefixed } from '@exchange/service-kit';
+import { MarketBooks } from '../books/market-books';
+import { MARKET_DATA_ENV, type MarketDataEnv } from '../config';
+import { openFeed } from '../streams/durable-feed';
+import { isAcceptingOrders } from './clob-market.presenter';
+import { HotMetadataWriter } from './hot-metadata.writer';
+import { MarketRepository } from './market.repository';
+import { MarketRegistry, type MarketRecord } from './market-registry';
+
+const codec = JSONCodec();
+
+/**
+ * Keeps every market's CLOB settings from the catalog's market snapshots (a durable JetStream consumer):
+ * in the database, in memory and in Redis (hot metadata). A tick size change is published on the
+ * MARKETDATA stream. Start-up loads the database first, then waits until the backlog is applied.
+ */
+@Injectable()
+export class CatalogConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(CatalogConsumer.name);
+  private messages?: ConsumerMessages;
+  private done?: Promise<void>;
+  private caughtUp!: () => void;
+  /** Resolves once the markets the catalog had published at start are known. */
+  readonly ready = new Promise<void>((resolve) => (this.caughtUp = resolve));
+
+  constructor(
+    private readonly registry: MarketRegistry,
+    private readonly books: MarketBooks,
+    private readonly markets: MarketRepository,
+    private readonly hot: HotMetadataWriter,
+    @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
+    @Inject(MARKET_DATA_ENV) private readonly env: MarketDataEnv,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    for (const row of await this.markets.loadAll()) this.registry.put(row.snapshot, row.rewards);
+    await this.hot.writeDefaultFeeRate();
+    await this.hot.write(this.registry.list().map((record) => this.hotEntry(record)));
+    this.logger.log(`${this.registry.size} markets loaded`);
+    await ensureStream(this.nc, this.env.NATS_PREFIX, MARKETDATA_STREAM);
+    const feed = await openFeed(this.nc, this.env.NATS_PREFIX, {
+      stream: CATALOG_STREAM,
+      durable: `${this.env.CONSUMER_NAME}-catalog`,
+      filter: 'catalog.evt.market.>',
+      restart: false,
+    });
+    this.messages = feed.messages;
+    if (feed.backlog === 0) this.caughtUp();
+    this.done = (async () => {
+      for await (const message of feed.messages) {
+        try {
+          await this.apply(marketSnapshot.parse(message.json()));
+          message.ack();
+        } catch (error) {
+          this.logger.error(error instanceof Error ? error : String(error), 'catalog market event not applied');
+          message.nak(1_000);
+        }
+        if (message.info.pending === 0) this.caughtUp();
+      }
+    })();
+    await this.ready;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.messages?.close();
+    await this.done;
+  }
+
+  /** Redis hashes of a market changed by the MATCHING stream (resolution). */
+  async refresh(conditionIds: Iterable<string>): Promise<void> {
+    const records = [...conditionIds].flatMap((id) => {
+      const record = this.registry.get(id);
+      return record ? [this.hotEntry(record)] : [];
+    });
+    await this.hot.write(records);
+  }
+
+  private async apply(snapshot: MarketSnapshot): Promise<void> {
+    const stored = await this.markets.upsert(snapshot);
+    if (!stored) return; // an older snapshot than the one held
+    const put = this.registry.put(snapshot);
+    if (!put) return;
+    await this.hot.write([this.hotEntry(put.record)]);
+    const previous = stored.previousTickSize;
+    if (previous !== null && previous !== snapshot.tickSizeUnits) await this.publishTickSizeChange(put.record, previous);
+  }
+
+  private async publishTickSizeChange(record: MarketRecord, previous: number): Promise<void> {
+    const event: TickSizeChangedEvent = {
+      conditionId: record.conditionId,
+      tokenIds: record.snapshot.tokenIds,
+      oldTickSize: formatUnits(previous),
+      newTickSize: formatUnits(record.snapshot.tickSizeUnits),
+      timestamp: Date.parse(record.snapshot.updatedAt),
+    };
+    // One message per change, however many replicas saw it: the stream drops the duplicates.
+    await this.nc.jetstream().publish(prefixed(this.env.NATS_PREFIX, MARKETDATA_SUBJECTS.tickSizeChanged), codec.encode(event), {
+      msgID: `tick-size:${record.conditionId}:${record.snapshot.updatedAt}`,
+    });
+    this.logger.log(`tick size of ${record.conditionId}: ${event.oldTickSize} -> ${event.newTickSize}`);
+  }
+
+  private hotEntry(record: MarketRecord) {
+    return { record, acceptingOrders: isAcceptingOrders(record, this.books.peek(record.conditionId)) };
+  }
+}

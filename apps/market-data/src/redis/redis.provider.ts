@@ -1,0 +1,25 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import { MARKET_DATA_ENV, type MarketDataEnv } from '../config';
+
+/** The process's Redis connection (hot market metadata), closed at shutdown. */
+@Injectable()
+export class RedisConnection implements OnApplicationShutdown {
+  private readonly logger = new Logger('Redis');
+  readonly client: Redis;
+
+  constructor(@Inject(MARKET_DATA_ENV) env: MarketDataEnv) {
+    this.client = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 3, commandTimeout: 5_000 });
+    let lastError = '';
+    this.client.on('error', (error: Error) => {
+      if (error.message !== lastError) this.logger.warn(`redis: ${error.message}`);
+      lastError = error.message;
+    });
+    this.client.on('ready', () => (lastError = ''));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.client.quit().catch(() => undefined);
+    this.client.disconnect();
+  }
+}

@@ -1,0 +1,56 @@
+import { AckPolicy, DeliverPolicy, nanos, type ConsumerConfig, type ConsumerMessages, type NatsConnection } from 'nats';
+import { ensureStream, prefixed } from '@exchange/service-kit';
+
+export interface FeedOptions {
+  stream: { name: string; subjects: string };
+  /** Durable consumer name (CONSUMER_NAME + a suffix per feed). */
+  durable: string;
+  /** Subject filter, without the deployment prefix. */
+  filter: string;
+  /**
+   * Where delivery starts: a stream sequence, or the stream's beginning. With `restart`, an existing
+   * consumer is replaced so that delivery starts there again (the read model was loaded from a
+   * snapshot at that position); otherwise an existing consumer resumes where it was acknowledged.
+   */
+  startSeq?: number;
+  restart: boolean;
+}
+
+/** Consumers of replicas that are gone are removed by the server after this long. */
+const INACTIVE_THRESHOLD_MS = 60 * 60 * 1_000;
+
+/** A durable JetStream consumer with explicit acks, and how many messages wait for it now. */
+export async function openFeed(
+  nc: NatsConnection,
+  prefix: string,
+  options: FeedOptions,
+): Promise<{ messages: ConsumerMessages; backlog: number }> {
+  const stream = await ensureStream(nc, prefix, options.stream);
+  const jsm = await nc.jetstreamManager();
+  const config: Partial<ConsumerConfig> = {
+    durable_name: options.durable,
+    ack_policy: AckPolicy.Explicit,
+    filter_subject: prefixed(prefix, options.filter),
+    inactive_threshold: nanos(INACTIVE_THRESHOLD_MS),
+    max_ack_pending: 10_000,
+    ...(options.startSeq !== undefined && options.startSeq > 1
+      ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: options.startSeq }
+      : { deliver_policy: DeliverPolicy.All }),
+  };
+  if (options.restart) await jsm.consumers.delete(stream, options.durable).catch(() => false);
+  try {
+    await jsm.consumers.add(stream, config);
+  } catch {
+    // An existing consumer with other settings (an older version of this service): start it anew.
+    await jsm.consumers.delete(stream, options.durable).catch(() => false);
+    await jsm.consumers.add(stream, config);
+  }
+  const consumer = await nc.jetstream().consumers.get(stream, options.durable);
+  const backlog = (await consumer.info()).num_pending;
+  return { messages: await consumer.consume({ max_messages: 1_000 }), backlog };
+}
+
+/** The subject of a message without the deployment prefix. */
+export function unprefixed(prefix: string, subject: string): string {
+  return subject.startsWith(`${prefix}.`) ? subject.slice(prefix.length + 1) : subject;
+}

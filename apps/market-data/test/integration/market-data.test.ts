@@ -1,0 +1,276 @@
+import { hotMetadataKeys, type ClobMarket, type TradeEvent } from '@exchange/contracts';
+import { readStream } from '@exchange/testing';
+import { aMarketSnapshot, startMarketData, until, type MarketDataUnderTest } from '../support/market-data-harness';
+
+const u = (decimal: string) => String(Math.round(Number(decimal) * 1e6));
+
+function aTrade(overrides: Partial<TradeEvent> & Pick<TradeEvent, 'conditionId' | 'tokenId' | 'price'>): TradeEvent {
+  return {
+    id: `trade-${Math.random().toString(16).slice(2)}`,
+    batchId: 'batch-1',
+    takerOrderId: `0x${'1'.repeat(64)}`,
+    taker: '0x0000000000000000000000000000000000000001',
+    side: 'BUY',
+    size: u('10'),
+    fee: '0',
+    feeRateBps: 400,
+    matchTime: Date.now(),
+    makers: [],
+    ...overrides,
+  };
+}
+
+describe('market-data (real PostgreSQL, Redis, NATS and JetStream)', () => {
+  let md: MarketDataUnderTest;
+  const market = aMarketSnapshot({ negRisk: true, negRiskMarketId: `0x${'ab'.repeat(32)}`, sites: ['site-a'] });
+  const [yes, no] = market.tokenIds;
+  const cid = market.conditionId;
+
+  beforeAll(async () => {
+    md = await startMarketData();
+    await md.publishMarket(market);
+    await until(async () => ((await md.request('marketdata.markets.get.v1', { condition_id: cid })).ok ? true : undefined));
+  });
+  afterAll(() => md?.stop());
+
+  it('serves the CLOB form of a market the catalog published, with every field of SPEC.md', async () => {
+    const clob: ClobMarket = await md.data('marketdata.markets.get.v1', { condition_id: cid.toUpperCase().replace('0X', '0x') });
+    expect(clob).toMatchObject({
+      condition_id: cid,
+      question: market.question,
+      market_slug: market.slug,
+      slug: market.slug,
+      minimum_order_size: 5,
+      minimum_tick_size: 0.01,
+      maker_base_fee: 0,
+      taker_base_fee: 400,
+      neg_risk: true,
+      accepting_orders: true,
+      status: 'active',
+      market_id: market.id,
+      creator: 'site-a',
+      rewards: { rates: [], min_size: 0, max_spread: 0 },
+      assets_ids: [yes, no],
+      outcomes: ['Yes', 'No'],
+      event: { id: String(market.eventId), slug: market.eventSlug, title: market.eventTitle, ticker: market.eventTicker, description: 'An event.' },
+      tokens: [
+        { token_id: yes, outcome: 'Yes', price: 0.5, winner: false, mirror_token_id: '' },
+        { token_id: no, outcome: 'No', price: 0.5, winner: false, mirror_token_id: '' },
+      ],
+    });
+    expect(Object.keys(clob)).toHaveLength(38);
+  });
+
+  it('keeps hot metadata in Redis per token and per condition id', async () => {
+    const token = await md.redis.hgetall(hotMetadataKeys.token(md.prefix, no!));
+    expect(token).toMatchObject({ condition_id: cid, outcome_index: '1', tick_size: '0.01', min_order_size: '5', neg_risk: 'true', accepting_orders: 'true' });
+    expect(JSON.parse(token.fee_rate!)).toMatchObject({ base_fee: 400, fd: { r: 0.04, e: 1, to: true } });
+    expect(await md.redis.hget(hotMetadataKeys.market(md.prefix, cid), 'token_ids')).toBe(`${yes},${no}`);
+    expect(JSON.parse((await md.redis.get(hotMetadataKeys.defaultFeeRate(md.prefix)))!)).toMatchObject({ base_fee: 0 });
+  });
+
+  it('answers per-token lookups and refuses unknown tokens and bad input', async () => {
+    expect(await md.data('marketdata.markets-by-token.v1', { token_id: no })).toEqual({ condition_id: cid, primary_token_id: yes, secondary_token_id: no });
+    expect(await md.data('marketdata.tick-size.v1', { token_id: yes })).toEqual({ minimum_tick_size: 0.01 });
+    expect(await md.data('marketdata.neg-risk.v1', { token_id: yes })).toEqual({ neg_risk: true });
+    expect(await md.data('marketdata.fee-rate.v1', { token_id: yes })).toEqual({
+      base_fee: 400,
+      fd: { r: 0.04, e: 1, to: true },
+      fee_schedule: { rate: 0.04, exponent: 1, takerOnly: true, rebateRate: 0.25, category: 'politics', version: 1, source: 'local' },
+    });
+    expect((await md.data('marketdata.fee-rate.v1', {})).base_fee).toBe(0);
+    expect(await md.request('marketdata.book.v1', { token_id: '12345' })).toMatchObject({
+      ok: false,
+      status: 404,
+      body: { error: 'No orderbook exists for the requested token id', code: 'orderbook_not_found' },
+    });
+    expect(await md.request('marketdata.book.v1', { token_id: 'abc' })).toMatchObject({ ok: false, status: 400, body: { error: 'token_id: Invalid token id' } });
+    expect(await md.request('marketdata.tick-size.v1', { token_id: '1' })).toMatchObject({ ok: false, status: 404 });
+  });
+
+  it('keeps the L2 book from book events, mirrored for the NO token', async () => {
+    await md.publishBook({ conditionId: cid, bookSeq: 1, changes: [{ side: 'BID', price: u('0.4'), size: u('10') }], timestamp: 1_700_000_000_000 });
+    await md.publishBook({
+      conditionId: cid,
+      bookSeq: 2,
+      changes: [
+        { side: 'ASK', price: u('0.6'), size: u('5') },
+        { side: 'ASK', price: u('0.65'), size: u('7.5') },
+        { side: 'BID', price: u('0.38'), size: u('2') },
+      ],
+      timestamp: 1_700_000_000_500,
+    });
+    const book = await until(async () => {
+      const b = await md.data('marketdata.book.v1', { token_id: yes });
+      return b.asks.length === 2 ? b : undefined;
+    });
+    expect(book).toMatchObject({
+      market: cid,
+      asset_id: yes,
+      timestamp: '1700000000500',
+      bids: [
+        { price: '0.38', size: '2' },
+        { price: '0.4', size: '10' },
+      ],
+      asks: [
+        { price: '0.65', size: '7.5' },
+        { price: '0.6', size: '5' },
+      ],
+      min_order_size: '5',
+      tick_size: '0.01',
+      neg_risk: true,
+      last_trade_price: '0.5',
+    });
+    expect(book.hash).toMatch(/^[0-9a-f]{40}$/);
+    const noBook = await md.data('marketdata.book.v1', { token_id: no });
+    expect(noBook.bids).toEqual([
+      { price: '0.35', size: '7.5' },
+      { price: '0.4', size: '5' },
+    ]);
+    expect(noBook.asks).toEqual([
+      { price: '0.62', size: '2' },
+      { price: '0.6', size: '10' },
+    ]);
+    expect(await md.data('marketdata.price.v1', { token_id: yes, side: 'BUY' })).toEqual({ price: '0.4' });
+    expect(await md.data('marketdata.price.v1', { token_id: no, side: 'sell' })).toEqual({ price: '0.6' });
+    expect(await md.data('marketdata.prices.v1', [{ token_id: yes }, { token_id: no, side: 'BUY' }])).toEqual({
+      [yes!]: { BUY: '0.4', SELL: '0.6' },
+      [no!]: { BUY: '0.4', SELL: '0.6' },
+    });
+    expect(await md.data('marketdata.midpoint.v1', { token_id: no })).toEqual({ mid: '0.5' });
+    expect(await md.data('marketdata.spreads.v1', [{ token_id: yes }, { token_id: no }])).toEqual({ [yes!]: '0.2', [no!]: '0.2' });
+    const books = await md.data('marketdata.books.v1', [{ token_id: yes }, { token_id: no }]);
+    expect(books.map((b) => b.hash)).toEqual([book.hash, noBook.hash]);
+  });
+
+  it('applies events seen twice or out of order to the same book, and notes gaps', async () => {
+    const before = await md.data('marketdata.book.v1', { token_id: yes });
+    await md.publishBook({ conditionId: cid, bookSeq: 4, changes: [{ side: 'BID', price: u('0.4'), size: u('3') }], timestamp: 1_700_000_001_000 });
+    const afterGap = await until(async () => {
+      const b = await md.data('marketdata.book.v1', { token_id: yes });
+      return b.hash !== before.hash ? b : undefined;
+    });
+    expect(afterGap.bids[1]).toEqual({ price: '0.4', size: '3' });
+    // The missing event arrives late: it set the same level to an older size, which must not win.
+    await md.publishBook({
+      conditionId: cid,
+      bookSeq: 3,
+      changes: [
+        { side: 'BID', price: u('0.4'), size: u('8') },
+        { side: 'BID', price: u('0.38'), size: '0' },
+      ],
+      timestamp: 1_700_000_000_800,
+    });
+    await md.publishBook({ conditionId: cid, bookSeq: 2, changes: [{ side: 'ASK', price: u('0.6'), size: u('99') }], timestamp: 1 });
+    const healed = await until(async () => {
+      const b = await md.data('marketdata.book.v1', { token_id: yes });
+      return b.bids.length === 1 ? b : undefined;
+    });
+    expect(healed.bids).toEqual([{ price: '0.4', size: '3' }]);
+    expect(healed.asks[1]).toEqual({ price: '0.6', size: '5' });
+  });
+
+  it('records trades: last trade prices mirrored per token and the price history', async () => {
+    const now = Date.now();
+    // A NO taker buys at 0.45 from a YES buyer's bid (a mint): YES last traded at 0.55, taker side SELL.
+    await md.publishTrade(
+      aTrade({
+        conditionId: cid,
+        tokenId: no!,
+        side: 'BUY',
+        price: u('0.45'),
+        matchTime: now - 120_000,
+        makers: [{ orderId: 'm1', maker: '0x2', tokenId: yes!, side: 'BUY', size: u('10'), price: u('0.55'), fee: '0', rebate: '0' }],
+      }),
+    );
+    await md.publishTrade(
+      aTrade({
+        conditionId: cid,
+        tokenId: yes!,
+        side: 'BUY',
+        price: u('0.6'),
+        matchTime: now,
+        makers: [{ orderId: 'm2', maker: '0x2', tokenId: yes!, side: 'SELL', size: u('10'), price: u('0.6'), fee: '0', rebate: '0' }],
+      }),
+    );
+    const last = await until(async () => {
+      const l = await md.data('marketdata.last-trade-price.v1', { token_id: yes });
+      return l.price === '0.6' ? l : undefined;
+    });
+    expect(last).toEqual({ price: '0.6', side: 'BUY' });
+    expect(await md.data('marketdata.last-trades-prices.v1', [{ token_id: no }])).toEqual([{ token_id: no, price: '0.4', side: 'SELL' }]);
+    expect((await md.data('marketdata.book.v1', { token_id: no })).last_trade_price).toBe('0.4');
+
+    const end = Math.floor(now / 1000);
+    const history = await until(async () => {
+      const h = await md.data('marketdata.prices-history.v1', { market: yes, startTs: String(end - 600), endTs: String(end), fidelity: '1' });
+      return h.history.length > 0 && h.history[h.history.length - 1]!.p === 0.6 ? h.history : undefined;
+    });
+    expect(history[0]).toEqual({ t: expect.any(Number), p: 0.55 });
+    expect(history.every((point, i) => i === 0 || point.t > history[i - 1]!.t)).toBe(true);
+    const batch = await md.data('marketdata.batch-prices-history.v1', { markets: [no], interval: 'max', fidelity: 1 });
+    expect(batch.history[no!]![0]!.p).toBe(0.45);
+    expect(batch.history[no!]!.at(-1)!.p).toBe(0.4);
+    expect(await md.request('marketdata.prices-history.v1', { market: yes, endTs: '1' })).toMatchObject({ ok: false, status: 400 });
+    expect(await md.request('marketdata.prices-history.v1', { market: yes, startTs: '1700000000000' })).toMatchObject({ ok: false, status: 400 });
+  });
+
+  it('publishes tick size changes, ignores replays of older snapshots, and updates Redis', async () => {
+    await md.publishMarket({ ...market, tickSizeUnits: 1_000, updatedAt: '2026-02-01T00:00:00.000Z' });
+    await md.publishMarket({ ...market, tickSizeUnits: 100_000, updatedAt: '2025-12-01T00:00:00.000Z' });
+    await until(async () => ((await md.data('marketdata.tick-size.v1', { token_id: yes })).minimum_tick_size === 0.001 ? true : undefined));
+    const events = await until(async () => {
+      const found = (await readStream(md.prefix, 'MARKETDATA')).filter((m) => m.subject === 'marketdata.evt.tick-size-changed.v1');
+      return found.length ? found : undefined;
+    });
+    expect(events.map((e) => e.data)).toEqual([
+      { conditionId: cid, tokenIds: [yes, no], oldTickSize: '0.01', newTickSize: '0.001', timestamp: Date.parse('2026-02-01T00:00:00.000Z') },
+    ]);
+    expect(await md.redis.hget(hotMetadataKeys.token(md.prefix, yes!), 'tick_size')).toBe('0.001');
+  });
+
+  it('rebuilds the same books after a restart (snapshot plus the rest of the stream)', async () => {
+    const before = await md.data('marketdata.book.v1', { token_id: no });
+    await md.restart();
+    const after = await md.data('marketdata.book.v1', { token_id: no });
+    expect(after).toEqual(before);
+    await md.publishBook({ conditionId: cid, bookSeq: 5, changes: [{ side: 'ASK', price: u('0.7'), size: u('1') }], timestamp: 1_700_000_002_000 });
+    await until(async () => ((await md.data('marketdata.book.v1', { token_id: no })).bids.length === 3 ? true : undefined));
+  });
+
+  it('pages the market list with base64 offset cursors and lists sampling markets once rewarded', async () => {
+    const others = [aMarketSnapshot(), aMarketSnapshot()];
+    for (const m of others) await md.publishMarket(m);
+    await until(async () => ((await md.data('marketdata.markets.list.v1', {})).count === 3 ? true : undefined));
+    const first = await md.data('marketdata.markets.list.v1', { next_cursor: 'MA==', limit: '2' });
+    expect(first).toMatchObject({ limit: 2, count: 2, next_cursor: 'Mg==' });
+    const second = await md.data('marketdata.markets.list.v1', { next_cursor: first.next_cursor, limit: '2' });
+    expect(second).toMatchObject({ count: 1, next_cursor: 'LTE=' });
+    expect([...first.data, ...second.data].map((m) => m.condition_id)).toEqual([cid, ...others.map((m) => m.conditionId)]);
+    expect(await md.request('marketdata.markets.list.v1', { next_cursor: 'LTE=' })).toMatchObject({ ok: false, status: 400 });
+    expect(await md.request('marketdata.markets.list.v1', { next_cursor: '%%%' })).toMatchObject({ ok: false, status: 400 });
+
+    expect((await md.data('marketdata.sampling-markets.list.v1', {})).data).toEqual([]);
+    const rewards = { rates: [{ asset_address: '0x0000000000000000000000000000000000000c01', rewards_daily_rate: 25 }], min_size: 50, max_spread: 3.5 };
+    await md.data('marketdata.admin.rewards.set.v1', { condition_id: others[1]!.conditionId, body: rewards });
+    const sampling = await md.data('marketdata.sampling-markets.list.v1', {});
+    expect(sampling).toMatchObject({ count: 1, next_cursor: 'LTE=', limit: 500 });
+    expect(sampling.data[0]).toMatchObject({ condition_id: others[1]!.conditionId, rewards });
+    expect(Object.keys(sampling.data[0]!)).toHaveLength(31);
+    expect((await md.data('marketdata.clob-market.get.v1', { condition_id: others[1]!.conditionId })).r).toEqual(rewards);
+  });
+
+  it('shows a resolution: winner flags, prices 1 and 0, no longer accepting orders', async () => {
+    await md.publishResolution({ conditionId: cid, winningOutcome: 1, resolvedAt: Date.now() });
+    const resolved = await until(async () => {
+      const m = await md.data('marketdata.markets.get.v1', { condition_id: cid });
+      return m.status === 'resolved' ? m : undefined;
+    });
+    expect(resolved).toMatchObject({ accepting_orders: false, closed: true });
+    expect(resolved.tokens.map((t) => [t.winner, t.price])).toEqual([
+      [false, 0],
+      [true, 1],
+    ]);
+    await until(async () => ((await md.redis.hget(hotMetadataKeys.token(md.prefix, yes!), 'accepting_orders')) === 'false' ? true : undefined));
+  });
+});

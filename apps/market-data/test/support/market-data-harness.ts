@@ -1,0 +1,156 @@
+import path from 'node:path';
+import type { INestApplication } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import { connect, JSONCodec, type NatsConnection } from 'nats';
+import {
+  CATALOG_STREAM,
+  MATCHING_STREAM,
+  MATCHING_SUBJECTS,
+  type BookEvent,
+  type MarketSnapshot,
+  type MarketStateEvent,
+  type Reply,
+  type RpcRequestInput,
+  type RpcResponse,
+  type RpcSubject,
+  type TradeEvent,
+} from '@exchange/contracts';
+import { bootstrapService, createTestDatabase, dropDatabase, ensureStream, prefixed, RpcClient } from '@exchange/service-kit';
+import { deleteStreams, TEST_NATS_URL, testPrefix } from '@exchange/testing';
+import { loadMarketDataEnv } from '../../src/config';
+import { MarketDataModule } from '../../src/market-data.module';
+
+export const TEST_REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export interface MarketDataUnderTest {
+  prefix: string;
+  databaseUrl: string;
+  redis: Redis;
+  nc: NatsConnection;
+  request<S extends RpcSubject>(subject: S, payload: unknown): Promise<Reply<RpcResponse<S>>>;
+  /** The data of a successful reply; fails the test otherwise. */
+  data<S extends RpcSubject>(subject: S, payload: unknown): Promise<RpcResponse<S>>;
+  /** Publishes as the catalog does (stream CATALOG). */
+  publishMarket(snapshot: MarketSnapshot): Promise<void>;
+  /** Publishes as order-matching does (stream MATCHING). */
+  publishBook(event: BookEvent): Promise<void>;
+  publishTrade(event: TradeEvent): Promise<void>;
+  publishResolution(event: MarketStateEvent): Promise<void>;
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const codec = JSONCodec();
+
+/** market-data in this process, on a fresh database, NATS prefix and Redis key prefix. */
+export async function startMarketData(): Promise<MarketDataUnderTest> {
+  const prefix = testPrefix('md');
+  const databaseUrl = await createTestDatabase(path.join(__dirname, '../..'), 'marketdata');
+  const nc = await connect({ servers: TEST_NATS_URL });
+  await ensureStream(nc, prefix, CATALOG_STREAM);
+  await ensureStream(nc, prefix, MATCHING_STREAM);
+  const env = loadMarketDataEnv({
+    DATABASE_URL: databaseUrl,
+    NATS_URL: TEST_NATS_URL,
+    NATS_PREFIX: prefix,
+    REDIS_URL: TEST_REDIS_URL,
+    REDIS_KEY_PREFIX: prefix,
+    HEALTH_PORT: '0',
+    LOG_LEVEL: 'warn',
+    SNAPSHOT_INTERVAL_SECONDS: '1',
+  });
+  const boot = () => bootstrapService({ name: 'market-data', module: MarketDataModule.forRoot(env), env, healthPort: 0 });
+  let app: INestApplication = await boot();
+  const rpc = new RpcClient(nc, prefix, 10_000);
+  const redis = new Redis(TEST_REDIS_URL);
+  const request = <S extends RpcSubject>(subject: S, payload: unknown) => rpc.request(subject, payload as RpcRequestInput<S>);
+  const publish = async (subject: string, payload: unknown) => {
+    await nc.jetstream().publish(prefixed(prefix, subject), codec.encode(payload));
+  };
+  return {
+    prefix,
+    databaseUrl,
+    redis,
+    nc,
+    request,
+    async data(subject, payload) {
+      const reply = await request(subject, payload);
+      if (!reply.ok) throw new Error(`${subject} failed: ${JSON.stringify(reply)}`);
+      return reply.data;
+    },
+    publishMarket: (snapshot) => publish('catalog.evt.market.updated.v1', snapshot),
+    publishBook: (event) => publish(MATCHING_SUBJECTS.book, event),
+    publishTrade: (event) => publish(MATCHING_SUBJECTS.trade, event),
+    publishResolution: (event) => publish(MATCHING_SUBJECTS.resolved, event),
+    async restart() {
+      await app.close();
+      app = await boot();
+    },
+    async stop() {
+      await app.close();
+      const keys = await redis.keys(`${prefix}:*`);
+      if (keys.length) await redis.del(...keys);
+      redis.disconnect();
+      await nc.close();
+      await dropDatabase(databaseUrl);
+      await deleteStreams(prefix);
+    },
+  };
+}
+
+let marketIds = 0;
+
+/** A market as the catalog publishes it; ids are random hex of the right shape. */
+export function aMarketSnapshot(overrides: Partial<MarketSnapshot> = {}): MarketSnapshot {
+  const id = ++marketIds;
+  const hex = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 16).toString(16)).join('');
+  const conditionId = `0x${hex(64)}`;
+  const token = () => BigInt(`0x${hex(60)}`).toString();
+  return {
+    id,
+    eventId: 100 + id,
+    eventSlug: `event-${id}`,
+    eventTitle: `Event ${id}`,
+    eventTicker: `event-${id}`,
+    eventDescription: 'An event.',
+    category: 'politics',
+    tags: ['politics'],
+    slug: `market-${id}`,
+    question: `Will ${id} happen?`,
+    description: 'Resolves Yes if it happens.',
+    conditionId,
+    questionId: `0x${hex(64)}`,
+    mirrorConditionId: '',
+    outcomes: ['Yes', 'No'],
+    tokenIds: [token(), token()],
+    mirrorTokenIds: ['', ''],
+    tickSizeUnits: 10_000,
+    minOrderSizeUnits: 5_000_000,
+    negRisk: false,
+    negRiskMarketId: '',
+    feeSchedule: { ratePpm: 40_000, exponent: 1, takerOnly: true, rebateRatePpm: 250_000 },
+    active: true,
+    closed: false,
+    archived: false,
+    acceptingOrders: true,
+    endDate: '2027-01-01T00:00:00.000Z',
+    startDate: '2026-01-01T00:00:00.000Z',
+    icon: 'https://example.com/icon.png',
+    image: 'https://example.com/image.png',
+    sites: [],
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/** Polls until the probe answers something other than undefined. */
+export async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 5_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

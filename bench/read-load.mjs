@@ -1,0 +1,188 @@
+// Read benchmark of market data through the whole stack (HTTP -> gateway -> NATS -> market-data, answered
+// from memory) next to a bare Fastify route that returns a constant body, in the same run, on the same
+// machine, with the same load generator; against a running exchange (./scripts/start.sh first).
+//
+//   node read-load.mjs [--base http://127.0.0.1:8080] [--seconds 10] [--connections 64] [--rate 5000]
+//
+// Set-up: a fresh market whose book holds 10 bid and 10 ask levels (signed orders of two fresh wallets).
+// Then, for the bare route (a child process serving the /book JSON of that market as a constant), GET
+// /book and GET /price (side=BUY):
+//   1. saturation (closed loop): --connections requests always in flight for --seconds: requests/s and
+//      latency percentiles;
+//   2. fixed rate (autocannon `overallRate`): --rate requests/s spread over the connections for
+//      --seconds: latency percentiles at that load. autocannon measures from the moment a request is
+//      sent, so this is not free of coordinated omission; enough connections are open that a request
+//      rarely waits for one.
+// The ratio of the stack's requests/s to the bare route's is printed for each route.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import autocannon from 'autocannon';
+
+const require = createRequire(import.meta.url);
+const chain = require('../packages/chain/dist/index.js');
+const secp = require('secp256k1');
+
+const args = Object.fromEntries(
+  process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []),
+);
+const BASE = args.base ?? 'http://127.0.0.1:8080';
+const SECONDS = Number(args.seconds ?? 10);
+const CONNECTIONS = Number(args.connections ?? 64);
+const RATE = Number(args.rate ?? 5000);
+const ADMIN = { authorization: `Bearer ${process.env.ADMIN_TOKEN ?? 'dev-admin-token-change-me'}`, 'content-type': 'application/json' };
+const CHAIN_ID = 137;
+const EXCHANGE = chain.EXCHANGE_V2_CONTRACTS.standard;
+const ZERO32 = `0x${'0'.repeat(64)}`;
+
+async function call(method, path, headers = {}, body) {
+  const response = await fetch(BASE + path, { method, headers, body });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined, text };
+}
+
+function wallet() {
+  let key;
+  do key = randomBytes(32);
+  while (!secp.privateKeyVerify(key));
+  const pub = secp.publicKeyCreate(key, false).slice(1);
+  const address = chain.toChecksumAddress(`0x${Buffer.from(chain.keccak256(pub)).subarray(12).toString('hex')}`);
+  const sign = (digest) => {
+    const { signature, recid } = secp.ecdsaSign(digest, key);
+    return `0x${Buffer.from(signature).toString('hex')}${(27 + recid).toString(16)}`;
+  };
+  return { address, sign };
+}
+
+async function credentials(trader) {
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const digest = chain.clobAuthDigestBytes({ address: trader.address, timestamp, nonce: 0n, chainId: CHAIN_ID });
+  const headers = { POLY_ADDRESS: trader.address, POLY_SIGNATURE: trader.sign(digest), POLY_TIMESTAMP: timestamp, POLY_NONCE: '0' };
+  const response = await call('GET', '/auth/derive-api-key', headers);
+  if (response.status !== 200) throw new Error(`derive-api-key: ${response.status} ${response.text}`);
+  return response.body;
+}
+
+/** A signed L2 request of a trader. */
+function signed(trader, creds, path, body) {
+  const timestamp = String(Date.now());
+  const headers = {
+    'content-type': 'application/json',
+    SVC_ADDRESS: trader.address,
+    SVC_API_KEY: creds.apiKey,
+    SVC_PASSPHRASE: creds.passphrase,
+    SVC_TIMESTAMP: timestamp,
+    SVC_SIGNATURE: chain.l2Signature(creds.secret, timestamp, 'POST', path, body),
+  };
+  return call('POST', path, headers, body);
+}
+
+function orderBody(trader, creds, tokenId, side, shares, collateral) {
+  const [makerAmount, takerAmount] = side === 'BUY' ? [collateral, shares] : [shares, collateral];
+  const order = {
+    salt: randomBytes(6).readUIntBE(0, 6),
+    maker: trader.address,
+    signer: trader.address,
+    tokenId,
+    makerAmount: String(makerAmount),
+    takerAmount: String(takerAmount),
+    side,
+    signatureType: 0,
+    timestamp: String(Date.now()),
+    expiration: '0',
+    metadata: ZERO32,
+    builder: ZERO32,
+  };
+  const digest = chain.orderV2Digest(order, { chainId: CHAIN_ID, verifyingContract: EXCHANGE });
+  return JSON.stringify({ order: { ...order, signature: trader.sign(digest) }, owner: creds.apiKey, orderType: 'GTC' });
+}
+
+/** A fresh market with 10 bid levels (0.35-0.44) and 10 ask levels (0.56-0.65). */
+async function setUp() {
+  const slug = `read-${randomBytes(4).toString('hex')}`;
+  const created = await call('POST', '/admin/events', ADMIN, JSON.stringify({
+    title: 'Read benchmark', slug, description: '', endDate: '2030-01-01T00:00:00Z',
+    markets: [{ question: 'Read?', slug: `${slug}-m`, tickSize: '0.01', minOrderSize: '5' }],
+  }));
+  if (created.status !== 201) throw new Error(`create market: ${created.status} ${created.text}`);
+  const [yes] = JSON.parse(created.body.markets[0].clobTokenIds);
+  const conditionId = created.body.markets[0].conditionId;
+  const [seller, buyer] = [wallet(), wallet()];
+  const [sellerCreds, buyerCreds] = await Promise.all([credentials(seller), credentials(buyer)]);
+  for (const t of [seller, buyer]) await call('POST', '/admin/deposits', ADMIN, JSON.stringify({ address: t.address, amount: '100000' }));
+  for (;;) {
+    const r = await signed(seller, sellerCreds, '/split', JSON.stringify({ conditionId, amount: '10000' }));
+    if (r.status === 200) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  for (let i = 0; i < 10; i++) {
+    const ask = await signed(seller, sellerCreds, '/order', orderBody(seller, sellerCreds, yes, 'SELL', 10_000_000 * (i + 1), (56 + i) * 100_000 * (i + 1)));
+    const bid = await signed(buyer, buyerCreds, '/order', orderBody(buyer, buyerCreds, yes, 'BUY', 10_000_000 * (i + 1), (44 - i) * 100_000 * (i + 1)));
+    if (!ask.body?.success || !bid.body?.success) throw new Error(`order refused: ${ask.text} ${bid.text}`);
+  }
+  for (;;) {
+    const book = await call('GET', `/book?token_id=${yes}`);
+    if (book.status === 200 && book.body.bids.length === 10 && book.body.asks.length === 10) return { yes, bookJson: book.text };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The bare route: a Fastify process answering GET /book with the constant body. */
+async function startBare(body) {
+  const source = `
+    const fastify = require('fastify')({ logger: false });
+    const body = ${JSON.stringify(body)};
+    fastify.get('/book', (request, reply) => { reply.header('content-type', 'application/json; charset=utf-8').send(body); });
+    fastify.listen({ port: 0, host: '127.0.0.1' }).then((address) => process.stdout.write(address + '\\n'));`;
+  const child = spawn(process.execPath, ['-e', source], { cwd: import.meta.dirname ?? process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] });
+  const address = await new Promise((resolve) => child.stdout.once('data', (d) => resolve(String(d).trim())));
+  return { address, stop: () => child.kill('SIGTERM') };
+}
+
+function run(url, options) {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, duration: SECONDS, connections: CONNECTIONS, ...options }, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+const figures = (r) => ({
+  rps: Math.round(r.requests.average),
+  p50: r.latency.p50,
+  p99: r.latency.p99,
+  errors: r.errors + r.timeouts + (r.non2xx ?? 0),
+});
+
+async function main() {
+  console.log(`base ${BASE}, ${SECONDS}s per run, ${CONNECTIONS} connections, fixed rate ${RATE}/s`);
+  const { yes, bookJson } = await setUp();
+  console.log(`book of ${yes}: ${bookJson.length} bytes`);
+  const bare = await startBare(bookJson);
+  const targets = [
+    ['bare Fastify (constant /book body)', `${bare.address}/book`],
+    ['GET /book via gateway', `${BASE}/book?token_id=${yes}`],
+    ['GET /price via gateway', `${BASE}/price?token_id=${yes}&side=BUY`],
+  ];
+  const rows = [];
+  try {
+    for (const [name, url] of targets) {
+      await run(url, { duration: 2 }); // warm-up
+      const saturated = figures(await run(url, {}));
+      const fixed = figures(await run(url, { overallRate: RATE }));
+      rows.push({ name, saturated, fixed });
+      console.log(
+        `${name.padEnd(36)} saturated ${String(saturated.rps).padStart(6)} req/s p50 ${saturated.p50} ms p99 ${saturated.p99} ms` +
+          ` | at ${RATE}/s: ${fixed.rps} req/s p50 ${fixed.p50} ms p99 ${fixed.p99} ms | errors ${saturated.errors + fixed.errors}`,
+      );
+    }
+  } finally {
+    bare.stop();
+  }
+  const base = rows[0].saturated.rps;
+  console.log('\nratio to the bare route (saturated req/s):');
+  for (const row of rows.slice(1)) console.log(`  ${row.name}: ${(row.saturated.rps / base).toFixed(2)}`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,88 @@
+import { ClobClient, OrderType, Side, SignatureTypeV2 } from '@polymarket/clob-client-v2';
+import { createWalletClient, http } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { polygon } from 'viem/chains';
+import { json } from '../src/http';
+import { startStack, type Stack } from '../src/stack';
+
+/** A stock `@polymarket/clob-client-v2` (from npm, unchanged) pointed at the gateway. */
+describe('@polymarket/clob-client-v2 against the exchange', () => {
+  let stack: Stack;
+  let conditionId: string;
+  let yes: string;
+  let no: string;
+
+  const wallet = () =>
+    createWalletClient({ account: privateKeyToAccount(generatePrivateKey()), chain: polygon, transport: http('http://127.0.0.1:9') });
+
+  async function tradingClient(host: string) {
+    const signer = wallet();
+    const anonymous = new ClobClient({ host, chain: 137, signer });
+    const creds = await anonymous.createOrDeriveApiKey();
+    expect(creds.key).toMatch(/^[0-9a-f-]{36}$/);
+    await stack.admin('POST', '/admin/deposits', { address: signer.account.address, amount: '1000' });
+    return new ClobClient({ host, chain: 137, signer, creds, signatureType: SignatureTypeV2.EOA, throwOnError: true });
+  }
+
+  beforeAll(async () => {
+    stack = await startStack();
+    const created = await json(
+      await stack.admin('POST', '/admin/events', {
+        title: 'Client test',
+        slug: 'client-test',
+        description: '',
+        endDate: '2027-06-30T00:00:00Z',
+        markets: [
+          {
+            question: 'Client?',
+            slug: 'client-test-market',
+            outcomes: ['Yes', 'No'],
+            tickSize: '0.01',
+            minOrderSize: '5',
+            negRisk: false,
+            feeSchedule: { rate: 0.02, exponent: 1, takerOnly: true, rebateRate: 0 },
+          },
+        ],
+      }),
+    );
+    conditionId = created.markets[0].conditionId;
+    [yes, no] = JSON.parse(created.markets[0].clobTokenIds);
+  });
+  afterAll(() => stack?.stop());
+
+  it('creates credentials, reads market settings, posts, crosses, reads trades and cancels', async () => {
+    const host = stack.urls.clob;
+    const maker = await tradingClient(host);
+    const taker = await tradingClient(host);
+
+    expect(await maker.getVersion()).toBe(2);
+    expect(await maker.getTickSize(yes)).toBe('0.01');
+    expect(await maker.getNegRisk(yes)).toBe(false);
+    expect(await maker.getFeeRateBps(yes)).toBe(200);
+
+    // The engine learns of the market from the catalog's stream; the first order may race it.
+    let resting;
+    for (let attempt = 0; attempt < 50; attempt++) {
+      resting = await maker.createAndPostOrder({ tokenID: yes, price: 0.6, size: 10, side: Side.BUY }, undefined, OrderType.GTC);
+      if (resting.success) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(resting).toMatchObject({ success: true, status: 'live' });
+
+    // A BUY of NO at 0.40 meets the YES bid at 0.60: together they mint a pair.
+    const crossing = await taker.createAndPostOrder({ tokenID: no, price: 0.4, size: 10, side: Side.BUY }, undefined, OrderType.GTC);
+    expect(crossing).toMatchObject({ success: true, status: 'matched' });
+
+    const trades = await taker.getTrades({ market: conditionId });
+    expect(trades).toHaveLength(1);
+    expect(trades[0]).toMatchObject({ side: 'BUY', size: '10', asset_id: no, trader_side: 'TAKER' });
+    expect((await maker.getTrades())[0]).toMatchObject({ trader_side: 'MAKER' });
+
+    const another = await maker.createAndPostOrder({ tokenID: yes, price: 0.55, size: 5, side: Side.BUY }, undefined, OrderType.GTC);
+    expect((await maker.getOpenOrders()).map((o: { id: string }) => o.id)).toEqual([another.orderID]);
+    expect(await maker.cancelOrder({ orderID: another.orderID })).toEqual({ canceled: [another.orderID], not_canceled: {} });
+    expect(await maker.getOpenOrders()).toEqual([]);
+    const balance = await taker.getBalanceAllowance({ asset_type: 'CONDITIONAL' as never, token_id: no });
+    expect(balance.balance).toBe('10000000');
+  });
+});

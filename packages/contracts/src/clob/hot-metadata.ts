@@ -1,0 +1,24 @@
+/**
+ * The hot market metadata market-data keeps in Redis, read by the gateway (order pre-checks,
+ * `/tick-size`, `/neg-risk`, `/fee-rate`). One hash per token and one per condition id, with the same
+ * fields; all values are strings. The prefix is the deployment's REDIS_KEY_PREFIX.
+ */
+export interface HotMarketFields {
+  condition_id: string;
+  token_ids: string;
+  /** 0 (primary, YES) or 1 for a token hash; "" for the condition hash. */
+  outcome_index: string;
+  tick_size: string;
+  min_order_size: string;
+  neg_risk: 'true' | 'false';
+  accepting_orders: 'true' | 'false';
+  /** The `/fee-rate` answer of the market, as JSON: served as it is. */
+  fee_rate: string;
+}
+
+export const hotMetadataKeys = {
+  token: (prefix: string, tokenId: string) => `${prefix}:md:token:${tokenId}`,
+  market: (prefix: string, conditionId: string) => `${prefix}:md:market:${conditionId.toLowerCase()}`,
+  /** The `/fee-rate` answer without a token (the default schedule), as JSON. */
+  defaultFeeRate: (prefix: string) => `${prefix}:md:fee-rate:default`,
+};
