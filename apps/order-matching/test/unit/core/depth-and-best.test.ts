@@ -59,6 +59,26 @@ describe.each(implementations)('%s: best prices, depth and listing', (_name, cre
     ]);
   });
 
+  it('can be rebuilt from its listing: placing the orders again in listed order gives the same book', () => {
+    const { book, place, rest } = makeBook(create);
+    rest(ASK, cents(60), shares(1));
+    rest(BID, cents(40), shares(1));
+    rest(ASK, cents(55), shares(3));
+    rest(BID, cents(45), shares(1));
+    rest(BID, cents(40), shares(2));
+    place({ side: BID, price: cents(55), size: shares(1) }); // partly fills the ask at 0.55
+    const listed = ordersOf(book);
+
+    const copy = create();
+    for (const o of listed) {
+      expect(copy.place({ id: o.id, side: o.side, price: o.price, size: o.remaining, tif: 'GTC', postOnly: true }, []).outcome).toBe('RESTING');
+    }
+
+    expect(ordersOf(copy)).toEqual(listed);
+    expect(copy.depth(BID, 10)).toEqual(book.depth(BID, 10));
+    expect(copy.depth(ASK, 10)).toEqual(book.depth(ASK, 10));
+  });
+
   it('works at the edges of the price range (0.0001 and 0.9999)', () => {
     const { book, place, rest } = makeBook(create);
     rest(BID, 100, shares(1));
