@@ -49,7 +49,7 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
     await ensureStream(this.nc, this.messaging.NATS_PREFIX, MATCHING_STREAM);
     this.relay = new OutboxRelay(this.nc.jetstream(), this.messaging.NATS_PREFIX, new MatchingOutboxStore(this.pool));
     this.relay.start();
-    this.commits.onCommitted = () => void this.relay?.kick();
+    this.commits.onCommitted = (outbox) => void this.relay?.offer(outbox);
     this.onTick((now) => {
       if (expireOrders(this.state, now).length) void this.commit();
     });

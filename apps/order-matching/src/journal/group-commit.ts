@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { Pool } from 'pg';
+import type { OutboxRecord } from '@exchange/service-kit';
 import type { Effects } from '../engine/effects';
 import { writeBatch } from './journal-sql';
 
@@ -11,7 +12,7 @@ interface Waiter {
 
 /**
  * Group commit: the engine applies commands in memory one after another; their effects queue here and
- * are written together in one transaction while the previous transaction is in flight. A command is
+ * are written together in one statement (journal-sql.ts) while the previous one is in flight. A command is
  * answered only after the batch holding its effects committed. If a write fails, memory and database
  * disagree: `onFatal` is called (the process exits and rebuilds from the database, where no answered
  * command is missing).
@@ -21,8 +22,8 @@ export class GroupCommit {
   private parts: Effects[] = [];
   private waiters: Waiter[] = [];
   private running = false;
-  /** Called after each committed batch (the outbox relay publishes what it wrote). */
-  onCommitted: () => void = () => undefined;
+  /** Called after each committed batch with its outbox rows (the relay publishes them). */
+  onCommitted: (outbox: OutboxRecord[]) => void = () => undefined;
 
   constructor(
     private readonly pool: Pool,
@@ -48,9 +49,9 @@ export class GroupCommit {
       this.waiters = [];
       const batchId = `0x${randomBytes(32).toString('hex')}`;
       try {
-        if (parts.length) await this.write(batchId, waiters.length, parts);
+        const outbox = parts.length ? await this.write(batchId, waiters.length, parts) : [];
         for (const w of waiters) w.resolve(batchId);
-        if (parts.length) this.onCommitted();
+        if (outbox.length) this.onCommitted(outbox);
       } catch (error) {
         this.logger.error(error instanceof Error ? error : String(error), 'journal write failed');
         for (const w of waiters) w.reject(error);
@@ -61,17 +62,7 @@ export class GroupCommit {
     this.running = false;
   }
 
-  private async write(batchId: string, commands: number, parts: Effects[]): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      await writeBatch(client, batchId, commands, parts);
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+  private write(batchId: string, commands: number, parts: Effects[]): Promise<OutboxRecord[]> {
+    return writeBatch(this.pool, batchId, commands, parts);
   }
 }

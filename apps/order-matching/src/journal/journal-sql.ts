@@ -1,147 +1,153 @@
-import type { PoolClient } from 'pg';
+import type { Pool } from 'pg';
+import type { OutboxRecord } from '@exchange/service-kit';
+import { MATCHING_SUBJECTS, type TradeEvent } from '@exchange/contracts';
 import type { Effects } from '../engine/effects';
-import type { TradeEvent } from '@exchange/contracts';
-import { MATCHING_SUBJECTS } from '@exchange/contracts';
 
 /**
- * Writes one batch of effects in the caller's transaction, each table with one multi-row statement
- * (UNNEST of arrays), so that a batch costs the same few round trips whatever its size.
+ * One batch is ONE statement: data-modifying CTEs insert the batch, orders, trades, balances, money
+ * moves and outbox rows, each table from arrays (UNNEST), and update the markets. A single statement is
+ * atomic by itself, so a batch costs one round trip and one commit whatever its size; its text never
+ * changes, so PostgreSQL plans it once (a named prepared statement). Empty arrays insert nothing.
  */
-export async function writeBatch(client: PoolClient, batchId: string, commands: number, parts: Effects[]): Promise<void> {
-  await client.query('INSERT INTO batches (id, commands) VALUES ($1, $2)', [batchId, commands]);
+const WRITE_BATCH = `
+WITH
+  b AS (INSERT INTO batches (id, commands) VALUES ($1, $2)),
+  o AS (
+    INSERT INTO orders (id, seq, owner, maker, signer, condition_id, token_id, outcome, side, price, size, matched, status,
+      order_type, post_only, expiration, created_at, reserved_asset, reserved, trade_ids)
+    SELECT * FROM UNNEST($3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::int[],
+      $11::text[], $12::int[], $13::bigint[], $14::bigint[], $15::text[], $16::text[], $17::bool[], $18::bigint[], $19::bigint[],
+      $20::text[], $21::bigint[], $22::jsonb[])
+    ON CONFLICT (id) DO UPDATE SET matched = EXCLUDED.matched, status = EXCLUDED.status, reserved = EXCLUDED.reserved,
+      trade_ids = EXCLUDED.trade_ids, updated_at = now()),
+  t AS (
+    INSERT INTO trades (id, batch_id, condition_id, taker_order_id, taker, taker_owner, token_id, outcome, side, shares,
+      collateral, fee, fee_rate_bps, match_time)
+    SELECT u.id, $1, u.c, u.tko, u.tk, u.tow, u.tok, u.oc, u.sd, u.sh, u.co, u.fe, u.fr, u.mt
+    FROM UNNEST($23::text[], $24::text[], $25::text[], $26::text[], $27::text[], $28::text[], $29::int[], $30::text[],
+      $31::bigint[], $32::bigint[], $33::bigint[], $34::int[], $35::bigint[]) AS u(id, c, tko, tk, tow, tok, oc, sd, sh, co, fe, fr, mt)),
+  tm AS (
+    INSERT INTO trade_makers (trade_id, order_id, position, maker, owner, token_id, outcome, side, shares, price, fee, rebate)
+    SELECT * FROM UNNEST($36::text[], $37::text[], $38::int[], $39::text[], $40::text[], $41::text[], $42::int[], $43::text[],
+      $44::bigint[], $45::int[], $46::bigint[], $47::bigint[])),
+  bal AS (
+    INSERT INTO balances (address, asset, available, reserved)
+    SELECT * FROM UNNEST($48::text[], $49::text[], $50::bigint[], $51::bigint[])
+    ON CONFLICT (address, asset) DO UPDATE SET available = EXCLUDED.available, reserved = EXCLUDED.reserved),
+  mm AS (
+    INSERT INTO money_moves (batch_id, kind, address, condition_id, amount, payout)
+    SELECT $1, * FROM UNNEST($52::text[], $53::text[], $54::text[], $55::bigint[], $56::bigint[])),
+  ob AS (
+    INSERT INTO outbox (subject, payload)
+    SELECT u.s, u.p FROM UNNEST($57::text[], $58::jsonb[]) WITH ORDINALITY AS u(s, p, n) ORDER BY u.n
+    RETURNING id),
+  mk AS (
+    UPDATE markets m SET
+      book_seq = COALESCE(u.book_seq, m.book_seq),
+      winning_outcome = COALESCE(u.winner, m.winning_outcome),
+      accepting_orders = COALESCE(u.accepting, m.accepting_orders),
+      updated_at = now()
+    FROM UNNEST($59::text[], $60::bigint[], $61::int[], $62::bool[]) AS u(condition_id, book_seq, winner, accepting)
+    WHERE m.condition_id = u.condition_id)
+SELECT COALESCE(array_agg(id ORDER BY id), '{}')::text[] AS outbox_ids FROM ob`;
 
-  const orders = new Map(parts.flatMap((p) => [...p.orders]));
-  if (orders.size) {
-    const rows = [...orders.values()];
-    await client.query(
-      `INSERT INTO orders (id, seq, owner, maker, signer, condition_id, token_id, outcome, side, price, size, matched, status,
-         order_type, post_only, expiration, created_at, reserved_asset, reserved, trade_ids)
-       SELECT * FROM UNNEST($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[],
-         $9::text[], $10::int[], $11::bigint[], $12::bigint[], $13::text[], $14::text[], $15::bool[], $16::bigint[], $17::bigint[],
-         $18::text[], $19::bigint[], $20::jsonb[])
-       ON CONFLICT (id) DO UPDATE SET matched = EXCLUDED.matched, status = EXCLUDED.status, reserved = EXCLUDED.reserved,
-         trade_ids = EXCLUDED.trade_ids, updated_at = now()`,
-      [
-        rows.map((o) => o.id),
-        rows.map((o) => o.seq),
-        rows.map((o) => o.owner),
-        rows.map((o) => o.maker),
-        rows.map((o) => o.signer),
-        rows.map((o) => o.conditionId),
-        rows.map((o) => o.tokenId),
-        rows.map((o) => o.outcome),
-        rows.map((o) => o.side),
-        rows.map((o) => o.price),
-        rows.map((o) => o.size),
-        rows.map((o) => o.matched),
-        rows.map((o) => o.status),
-        rows.map((o) => o.orderType),
-        rows.map((o) => o.postOnly),
-        rows.map((o) => o.expiration),
-        rows.map((o) => o.createdAt),
-        rows.map((o) => o.reservedAsset),
-        rows.map((o) => o.reserved),
-        rows.map((o) => JSON.stringify(o.tradeIds)),
-      ],
-    );
-  }
-
+/** The parameters of WRITE_BATCH for a batch made of the effects of several commands. */
+export function batchParameters(batchId: string, commands: number, parts: Effects[]): unknown[] {
+  const orders = [...new Map(parts.flatMap((p) => [...p.orders])).values()];
   const trades = parts.flatMap((p) => p.trades);
-  if (trades.length) {
-    await client.query(
-      `INSERT INTO trades (id, batch_id, condition_id, taker_order_id, taker, taker_owner, token_id, outcome, side, shares,
-         collateral, fee, fee_rate_bps, match_time)
-       SELECT * FROM UNNEST($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[],
-         $9::text[], $10::bigint[], $11::bigint[], $12::bigint[], $13::int[], $14::bigint[])`,
-      [
-        trades.map((t) => t.id),
-        trades.map(() => batchId),
-        trades.map((t) => t.conditionId),
-        trades.map((t) => t.takerOrderId),
-        trades.map((t) => t.taker),
-        trades.map((t) => t.takerOwner),
-        trades.map((t) => t.tokenId),
-        trades.map((t) => t.outcome),
-        trades.map((t) => t.side),
-        trades.map((t) => t.shares),
-        trades.map((t) => t.collateral),
-        trades.map((t) => t.fee),
-        trades.map((t) => t.feeRateBps),
-        trades.map((t) => t.matchTime),
-      ],
-    );
-    const makers = trades.flatMap((t) => t.makers.map((m, position) => ({ tradeId: t.id, position, ...m })));
-    await client.query(
-      `INSERT INTO trade_makers (trade_id, order_id, position, maker, owner, token_id, outcome, side, shares, price, fee, rebate)
-       SELECT * FROM UNNEST($1::text[], $2::text[], $12::int[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[],
-         $8::bigint[], $9::int[], $10::bigint[], $11::bigint[])`,
-      [
-        makers.map((m) => m.tradeId),
-        makers.map((m) => m.orderId),
-        makers.map((m) => m.maker),
-        makers.map((m) => m.owner),
-        makers.map((m) => m.tokenId),
-        makers.map((m) => m.outcome),
-        makers.map((m) => m.side),
-        makers.map((m) => m.shares),
-        makers.map((m) => m.price),
-        makers.map((m) => m.fee),
-        makers.map((m) => m.rebate),
-        makers.map((m) => m.position),
-      ],
-    );
-  }
-
+  const makers = trades.flatMap((t) => t.makers.map((m, position) => ({ tradeId: t.id, position, ...m })));
   // The latest balance of each (address, asset): later parts overwrite earlier ones.
-  const balances = new Map(parts.flatMap((p) => p.balances.map((b) => [`${b.address}|${b.asset}`, b] as const)));
-  if (balances.size) {
-    const rows = [...balances.values()];
-    await client.query(
-      `INSERT INTO balances (address, asset, available, reserved)
-       SELECT * FROM UNNEST($1::text[], $2::text[], $3::bigint[], $4::bigint[])
-       ON CONFLICT (address, asset) DO UPDATE SET available = EXCLUDED.available, reserved = EXCLUDED.reserved`,
-      [rows.map((b) => b.address), rows.map((b) => b.asset), rows.map((b) => b.available), rows.map((b) => b.reserved)],
-    );
-  }
-
+  const balances = [...new Map(parts.flatMap((p) => p.balances.map((b) => [`${b.address}|${b.asset}`, b] as const))).values()];
   const moves = parts.flatMap((p) => p.moves);
-  if (moves.length) {
-    await client.query(
-      `INSERT INTO money_moves (batch_id, kind, address, condition_id, amount, payout)
-       SELECT $1, * FROM UNNEST($2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[])`,
-      [batchId, moves.map((m) => m.kind), moves.map((m) => m.address), moves.map((m) => m.conditionId), moves.map((m) => m.amount), moves.map((m) => m.payout)],
-    );
-  }
-
-  const markets = new Set(parts.flatMap((p) => [...p.markets]));
-  for (const market of markets) {
-    await client.query('UPDATE markets SET winning_outcome = $2, accepting_orders = $3, updated_at = now() WHERE condition_id = $1', [
-      market.conditionId,
-      market.winningOutcome,
-      market.acceptingOrders,
-    ]);
-  }
-
   const events = parts.flatMap((p) => p.events);
-  if (events.length) {
-    const bookSeqs = new Map<string, number>();
-    for (const event of events) {
-      if (event.subject === MATCHING_SUBJECTS.trade) (event.payload as TradeEvent).batchId = batchId;
-      if (event.subject === MATCHING_SUBJECTS.book) {
-        const { conditionId, bookSeq } = event.payload as { conditionId: string; bookSeq: number };
-        bookSeqs.set(conditionId, bookSeq);
-      }
-    }
-    await client.query(
-      'INSERT INTO outbox (subject, payload) SELECT * FROM UNNEST($1::text[], $2::jsonb[])',
-      [events.map((e) => e.subject), events.map((e) => JSON.stringify(e.payload))],
-    );
-    if (bookSeqs.size) {
-      await client.query(
-        `UPDATE markets m SET book_seq = s.seq FROM UNNEST($1::text[], $2::bigint[]) AS s(condition_id, seq)
-         WHERE m.condition_id = s.condition_id`,
-        [[...bookSeqs.keys()], [...bookSeqs.values()]],
-      );
+
+  const markets = new Map<string, { bookSeq: number | null; winner: number | null; accepting: boolean | null }>();
+  const market = (id: string) => markets.get(id) ?? markets.set(id, { bookSeq: null, winner: null, accepting: null }).get(id)!;
+  for (const event of events) {
+    if (event.subject === MATCHING_SUBJECTS.trade) (event.payload as TradeEvent).batchId = batchId;
+    if (event.subject === MATCHING_SUBJECTS.book) {
+      const { conditionId, bookSeq } = event.payload as { conditionId: string; bookSeq: number };
+      market(conditionId).bookSeq = bookSeq;
     }
   }
+  for (const resolved of new Set(parts.flatMap((p) => [...p.markets]))) {
+    Object.assign(market(resolved.conditionId), { winner: resolved.winningOutcome, accepting: resolved.acceptingOrders });
+  }
+  const column = <T, V>(rows: T[], pick: (row: T) => V) => rows.map(pick);
+  const marketRows = [...markets.entries()];
+  return [
+    batchId,
+    commands,
+    column(orders, (o) => o.id),
+    column(orders, (o) => o.seq),
+    column(orders, (o) => o.owner),
+    column(orders, (o) => o.maker),
+    column(orders, (o) => o.signer),
+    column(orders, (o) => o.conditionId),
+    column(orders, (o) => o.tokenId),
+    column(orders, (o) => o.outcome),
+    column(orders, (o) => o.side),
+    column(orders, (o) => o.price),
+    column(orders, (o) => o.size),
+    column(orders, (o) => o.matched),
+    column(orders, (o) => o.status),
+    column(orders, (o) => o.orderType),
+    column(orders, (o) => o.postOnly),
+    column(orders, (o) => o.expiration),
+    column(orders, (o) => o.createdAt),
+    column(orders, (o) => o.reservedAsset),
+    column(orders, (o) => o.reserved),
+    column(orders, (o) => JSON.stringify(o.tradeIds)),
+    column(trades, (t) => t.id),
+    column(trades, (t) => t.conditionId),
+    column(trades, (t) => t.takerOrderId),
+    column(trades, (t) => t.taker),
+    column(trades, (t) => t.takerOwner),
+    column(trades, (t) => t.tokenId),
+    column(trades, (t) => t.outcome),
+    column(trades, (t) => t.side),
+    column(trades, (t) => t.shares),
+    column(trades, (t) => t.collateral),
+    column(trades, (t) => t.fee),
+    column(trades, (t) => t.feeRateBps),
+    column(trades, (t) => t.matchTime),
+    column(makers, (m) => m.tradeId),
+    column(makers, (m) => m.orderId),
+    column(makers, (m) => m.position),
+    column(makers, (m) => m.maker),
+    column(makers, (m) => m.owner),
+    column(makers, (m) => m.tokenId),
+    column(makers, (m) => m.outcome),
+    column(makers, (m) => m.side),
+    column(makers, (m) => m.shares),
+    column(makers, (m) => m.price),
+    column(makers, (m) => m.fee),
+    column(makers, (m) => m.rebate),
+    column(balances, (b) => b.address),
+    column(balances, (b) => b.asset),
+    column(balances, (b) => b.available),
+    column(balances, (b) => b.reserved),
+    column(moves, (m) => m.kind),
+    column(moves, (m) => m.address),
+    column(moves, (m) => m.conditionId),
+    column(moves, (m) => m.amount),
+    column(moves, (m) => m.payout),
+    column(events, (e) => e.subject),
+    column(events, (e) => JSON.stringify(e.payload)),
+    marketRows.map(([id]) => id),
+    marketRows.map(([, m]) => m.bookSeq),
+    marketRows.map(([, m]) => m.winner),
+    marketRows.map(([, m]) => m.accepting),
+  ];
+}
+
+/** Writes a batch; answers its outbox rows (ids with the events, in order) for the relay's fast path. */
+export async function writeBatch(pool: Pool, batchId: string, commands: number, parts: Effects[]): Promise<OutboxRecord[]> {
+  const result = await pool.query<{ outbox_ids: string[] }>({
+    name: 'write-batch',
+    text: WRITE_BATCH,
+    values: batchParameters(batchId, commands, parts),
+  });
+  const events = parts.flatMap((p) => p.events);
+  return result.rows[0]!.outbox_ids.map((id, i) => ({ id: BigInt(id), subject: events[i]!.subject, payload: events[i]!.payload }));
 }

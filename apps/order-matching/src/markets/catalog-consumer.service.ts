@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { AckPolicy, DeliverPolicy, type ConsumerMessages, type NatsConnection } from 'nats';
 import { CATALOG_STREAM, marketSnapshot, type MarketSnapshot } from '@exchange/contracts';
@@ -5,7 +6,8 @@ import { ensureStream, MESSAGING_ENV, NATS_CONNECTION, prefixed, type BaseEnv } 
 import { EngineService } from '../engine-host/engine.service';
 import { applySnapshot, marketFromRow, rowFromSnapshot } from './market-record';
 
-const DURABLE = 'order-matching';
+/** Consumers NATS forgets after this long without a client (e.g. of a database that was replaced). */
+const INACTIVE_THRESHOLD_NS = 7 * 24 * 3600 * 1_000_000_000;
 
 /**
  * Keeps the engine's markets in step with the catalog: a durable JetStream consumer of the catalog's
@@ -26,13 +28,16 @@ export class CatalogConsumer implements OnApplicationBootstrap, OnApplicationShu
   async onApplicationBootstrap(): Promise<void> {
     const stream = await ensureStream(this.nc, this.env.NATS_PREFIX, CATALOG_STREAM);
     const jsm = await this.nc.jetstreamManager();
+    // The consumer's position belongs to this database: a new database replays the catalog.
+    const durable = `order-matching-${await this.instanceId()}`;
     await jsm.consumers.add(stream, {
-      durable_name: DURABLE,
+      durable_name: durable,
+      inactive_threshold: INACTIVE_THRESHOLD_NS,
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
       filter_subject: prefixed(this.env.NATS_PREFIX, 'catalog.evt.market.>'),
     });
-    const consumer = await this.nc.jetstream().consumers.get(stream, DURABLE);
+    const consumer = await this.nc.jetstream().consumers.get(stream, durable);
     const backlog = (await consumer.info()).num_pending;
     this.messages = await consumer.consume();
     let caughtUp!: () => void;
@@ -55,6 +60,13 @@ export class CatalogConsumer implements OnApplicationBootstrap, OnApplicationShu
 
   async onApplicationShutdown(): Promise<void> {
     await this.messages?.close();
+  }
+
+  private async instanceId(): Promise<string> {
+    const candidate = randomBytes(6).toString('hex');
+    await this.engine.pool.query("INSERT INTO settings (key, value) VALUES ('instance-id', $1) ON CONFLICT (key) DO NOTHING", [candidate]);
+    const row = await this.engine.pool.query<{ value: string }>("SELECT value FROM settings WHERE key = 'instance-id'");
+    return row.rows[0]!.value;
   }
 
   private async apply(snapshot: MarketSnapshot): Promise<void> {

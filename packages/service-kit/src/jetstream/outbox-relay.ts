@@ -27,6 +27,12 @@ export class OutboxRelay {
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private again = false;
+  /** Rows just committed, handed over by their writer so that they need not be read back. */
+  private offered: OutboxRecord[] = [];
+  /** Whether the next drain reads pending rows from the store (start, kick, after a failure). */
+  private mustPoll = true;
+  /** The highest row id published so far. */
+  private lastId = -1n;
 
   constructor(
     private readonly js: JetStreamClient,
@@ -40,19 +46,36 @@ export class OutboxRelay {
     this.kick();
   }
 
-  /** Drains now; called after each commit that wrote to the outbox. */
+  /**
+   * Publishes rows its writer just committed, in id order, without reading them back: the fast path of
+   * a busy writer. Rows a poll already published are skipped.
+   */
+  offer(records: OutboxRecord[]): Promise<void> {
+    this.offered.push(...records);
+    return this.run();
+  }
+
+  /** Drains what the store holds pending; called after commits (and every `pollMs`). */
   kick(): Promise<void> {
+    this.mustPoll = true;
+    return this.run();
+  }
+
+  private run(): Promise<void> {
     if (this.running) {
       this.again = true;
       return this.running;
     }
     this.running = this.drain()
-      .catch((error) => this.logger.warn(`outbox publish failed, will retry: ${String(error)}`))
+      .catch((error) => {
+        this.mustPoll = true;
+        this.logger.warn(`outbox publish failed, will retry: ${String(error)}`);
+      })
       .finally(() => {
         this.running = undefined;
         if (this.again) {
           this.again = false;
-          void this.kick();
+          void this.run();
         }
       });
     return this.running;
@@ -65,18 +88,27 @@ export class OutboxRelay {
 
   private async drain(): Promise<void> {
     for (;;) {
-      const batch = await this.store.pending(BATCH);
-      if (batch.length === 0) return;
-      // Sent back to back on one connection, the messages land in the stream in id order.
-      await Promise.all(
-        batch.map((record) =>
-          this.js.publish(prefixed(this.prefix, record.subject), codec.encode(record.payload), {
-            msgID: `${record.subject}:${record.id}`,
-          }),
-        ),
-      );
-      await this.store.markPublished(batch.map((r) => r.id));
-      if (batch.length < BATCH) return;
+      let batch: OutboxRecord[];
+      if (this.mustPoll) {
+        batch = await this.store.pending(BATCH);
+        if (batch.length < BATCH) this.mustPoll = false;
+      } else {
+        batch = this.offered.splice(0, BATCH);
+      }
+      batch = batch.filter((r) => r.id > this.lastId);
+      if (batch.length) {
+        // Sent back to back on one connection, the messages land in the stream in id order.
+        await Promise.all(
+          batch.map((record) =>
+            this.js.publish(prefixed(this.prefix, record.subject), codec.encode(record.payload), {
+              msgID: `${record.subject}:${record.id}`,
+            }),
+          ),
+        );
+        await this.store.markPublished(batch.map((r) => r.id));
+        this.lastId = batch[batch.length - 1]!.id;
+      }
+      if (!this.mustPoll && this.offered.length === 0) return;
     }
   }
 }

@@ -125,9 +125,24 @@ CREATE TABLE "outbox" (
     "subject" TEXT NOT NULL,
     "payload" JSONB NOT NULL,
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "published_at" TIMESTAMPTZ(3),
 
     CONSTRAINT "outbox_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "outbox_cursor" (
+    "id" INTEGER NOT NULL DEFAULT 1,
+    "last_id" BIGINT NOT NULL,
+
+    CONSTRAINT "outbox_cursor_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "settings" (
+    "key" TEXT NOT NULL,
+    "value" TEXT NOT NULL,
+
+    CONSTRAINT "settings_pkey" PRIMARY KEY ("key")
 );
 
 -- CreateIndex
@@ -153,9 +168,6 @@ CREATE INDEX "trade_makers_maker_idx" ON "trade_makers"("maker");
 
 -- CreateIndex
 CREATE INDEX "money_moves_address_idx" ON "money_moves"("address");
-
--- CreateIndex
-CREATE INDEX "outbox_published_at_id_idx" ON "outbox"("published_at", "id");
 
 -- AddForeignKey
 ALTER TABLE "trade_makers" ADD CONSTRAINT "trade_makers_trade_id_fkey" FOREIGN KEY ("trade_id") REFERENCES "trades"("id") ON DELETE CASCADE ON UPDATE CASCADE;
