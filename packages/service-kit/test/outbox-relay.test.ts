@@ -7,11 +7,13 @@ import { ensureStream } from '../src/jetstream/streams';
 class MemoryOutbox implements OutboxStore {
   rows: (OutboxRecord & { published: boolean })[] = [];
   failMarking = false;
+  polls = 0;
 
   add(subject: string, payload: unknown) {
     this.rows.push({ id: BigInt(this.rows.length + 1), subject, payload, published: false });
   }
   async pending(limit: number) {
+    this.polls++;
     return this.rows.filter((r) => !r.published).slice(0, limit);
   }
   async markPublished(ids: bigint[]) {
@@ -55,5 +57,36 @@ describe('OutboxRelay on real JetStream', () => {
     await relay.kick();
     expect(store.rows[0]!.published).toBe(true);
     expect((await readStream(prefix, 'TEST')).length).toBe(before + 1);
+  });
+});
+
+describe('OutboxRelay fast path', () => {
+  const prefix = testPrefix('offer');
+  let nc: NatsConnection;
+
+  beforeAll(async () => {
+    nc = await connect({ servers: TEST_NATS_URL });
+    await ensureStream(nc, prefix, { name: 'TEST', subjects: 'test.evt.>' });
+  });
+  afterAll(async () => {
+    await nc.close();
+    await deleteStreams(prefix);
+  });
+
+  it('publishes offered rows in order, after what a poll found, without publishing any twice', async () => {
+    const store = new MemoryOutbox();
+    store.add('test.evt.a', { i: 0 });
+    store.add('test.evt.a', { i: 1 });
+    const relay = new OutboxRelay(nc.jetstream(), prefix, store);
+    // Row 2 was committed and offered before the first poll ran: the poll finds it, the offer is skipped.
+    store.add('test.evt.a', { i: 2 });
+    await relay.offer([store.rows[2]!]);
+    store.add('test.evt.a', { i: 3 });
+    store.add('test.evt.a', { i: 4 });
+    await relay.offer([store.rows[3]!, store.rows[4]!]);
+    const messages = await readStream(prefix, 'TEST');
+    expect(messages.map((m) => (m.data as { i: number }).i)).toEqual([0, 1, 2, 3, 4]);
+    // Rows 3 and 4 went out from the offer, not from reading the store again.
+    expect(store.polls).toBe(1);
   });
 });
