@@ -4,6 +4,7 @@ import { BooksController } from './books/books.controller';
 import { BooksService } from './books/books.service';
 import { MarketBooks } from './books/market-books';
 import { MatchingConsumer } from './books/matching-consumer.service';
+import { QuoteWriter } from './books/quote-writer';
 import { MARKET_DATA_ENV, type MarketDataEnv } from './config';
 import { HistoryController } from './history/history.controller';
 import { HistoryService } from './history/history.service';
@@ -36,6 +37,7 @@ export class MarketDataModule {
         MarketRegistry,
         MarketBooks,
         HotMetadataWriter,
+        QuoteWriter,
         CatalogConsumer,
         MatchingConsumer,
         RewardsService,

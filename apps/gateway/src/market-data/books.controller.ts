@@ -1,16 +1,26 @@
-import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Post, Query } from '@nestjs/common';
 import { Forwarder } from '../http/forwarder.service';
+import { HotMetadata } from './hot-metadata.service';
 
 type QueryString = Record<string, string | string[]>;
+/** The hot reads answer pre-rendered JSON strings (or objects): either way the body is JSON. */
+const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** Books and prices (market-data): answered from its in-memory books; price history from its database. */
+/**
+ * Books and prices (market-data): answered from its in-memory books; price history from its database.
+ * `/book`, `/price` and `/midpoint` come from the answers market-data keeps rendered in Redis.
+ */
 @Controller()
 export class BooksController {
-  constructor(private readonly forward: Forwarder) {}
+  constructor(
+    private readonly forward: Forwarder,
+    private readonly hot: HotMetadata,
+  ) {}
 
   @Get('book')
+  @Header('content-type', JSON_TYPE)
   book(@Query() query: QueryString) {
-    return this.forward.send('marketdata.book.v1', query);
+    return this.hot.quote('marketdata.book.v1', query);
   }
 
   @Post('books')
@@ -20,8 +30,9 @@ export class BooksController {
   }
 
   @Get('price')
+  @Header('content-type', JSON_TYPE)
   price(@Query() query: QueryString) {
-    return this.forward.send('marketdata.price.v1', query);
+    return this.hot.quote('marketdata.price.v1', query);
   }
 
   @Post('prices')
@@ -31,8 +42,9 @@ export class BooksController {
   }
 
   @Get('midpoint')
+  @Header('content-type', JSON_TYPE)
   midpoint(@Query() query: QueryString) {
-    return this.forward.send('marketdata.midpoint.v1', query);
+    return this.hot.quote('marketdata.midpoint.v1', query);
   }
 
   @Post('midpoints')

@@ -3,9 +3,12 @@ import {
   describeIssues,
   feeRateRequest,
   hotMetadataKeys,
+  rpcContract,
   tokenRequest,
   type FeeRate,
   type HotMarketFields,
+  type HotQuoteFields,
+  type RpcResponse,
 } from '@exchange/contracts';
 import { AuthResources } from '../auth/auth-resources';
 import { GATEWAY_ENV, type GatewayEnv } from '../config';
@@ -33,6 +36,22 @@ export class HotMetadata {
   async tickSize(input: unknown): Promise<{ minimum_tick_size: number }> {
     const value = await this.field(input, 'tick_size');
     return value === undefined ? this.forward.send('marketdata.tick-size.v1', input) : { minimum_tick_size: Number(value) };
+  }
+
+  /**
+   * `/book`, `/price` and `/midpoint` as market-data pre-rendered them in Redis: the JSON body as a
+   * string, sent as it is; an object from market-data over NATS when Redis has no entry.
+   */
+  async quote<S extends 'marketdata.book.v1' | 'marketdata.price.v1' | 'marketdata.midpoint.v1'>(
+    subject: S,
+    input: Record<string, unknown>,
+  ): Promise<string | RpcResponse<S>> {
+    const checked = rpcContract[subject].request.safeParse(input);
+    if (!checked.success) throw ApiError.of('invalid_request', describeIssues(checked.error));
+    const request = checked.data as { token_id: string; side?: 'BUY' | 'SELL' };
+    const field: keyof HotQuoteFields = subject === 'marketdata.book.v1' ? 'book' : subject === 'marketdata.midpoint.v1' ? 'mid' : request.side!;
+    const cached = await this.read(() => this.resources.redis.hget(hotMetadataKeys.quote(this.prefix, request.token_id), field));
+    return cached ?? this.forward.send(subject, input);
   }
 
   async negRisk(input: unknown): Promise<{ neg_risk: boolean }> {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   formatUnits,
+  type HotQuoteFields,
   ok,
   type LastTradePrice,
   type OrderBookSummary,
@@ -79,6 +80,19 @@ export class BooksService {
 
   lastTradesPrices(items: TokenBatchRequest): Reply<(LastTradePrice & { token_id: string })[]> {
     return this.each(items.map((i) => i.token_id), (view) => ({ token_id: view.tokenId, ...this.lastTradeOf(view) }), (all) => all);
+  }
+
+  /** The pre-rendered answers of a token's hot reads (Redis quote hash), or undefined when unknown. */
+  quote(tokenId: string): HotQuoteFields | undefined {
+    const token = this.registry.byToken(tokenId);
+    if (!token) return undefined;
+    const view = { tokenId, market: token.market, outcome: token.outcome, tape: this.books.tape(token.market.conditionId) };
+    return {
+      book: JSON.stringify(this.summary(view)),
+      BUY: JSON.stringify({ price: this.priceOf(view, 'BUY') }),
+      SELL: JSON.stringify({ price: this.priceOf(view, 'SELL') }),
+      mid: JSON.stringify({ mid: this.midpointOf(view) }),
+    };
   }
 
   /** Answers for each token, or 404 when any is unknown. */

@@ -9,6 +9,7 @@ import { MarketRegistry } from '../markets/market-registry';
 import { SnapshotRepository } from '../streams/snapshot.repository';
 import { openFeed, unprefixed } from '../streams/durable-feed';
 import { MarketBooks, type BooksState } from './market-books';
+import { QuoteWriter } from './quote-writer';
 import { yesTermsOf } from './token-view';
 
 const SNAPSHOT = 'matching';
@@ -33,7 +34,11 @@ export class MatchingConsumer implements OnApplicationBootstrap, OnApplicationSh
   private pending: JsMsg[] = [];
   private rows: PriceRow[] = [];
   private resolved = new Set<string>();
+  /** Markets whose book, last trade or resolution changed since the last flush. */
+  private changed = new Set<string>();
   private stopping = false;
+  /** Quotes are written per flush once every market's were written after catching up. */
+  private quotesLive = false;
 
   constructor(
     private readonly books: MarketBooks,
@@ -41,6 +46,7 @@ export class MatchingConsumer implements OnApplicationBootstrap, OnApplicationSh
     private readonly catalog: CatalogConsumer,
     private readonly history: PriceHistoryRepository,
     private readonly snapshots: SnapshotRepository,
+    private readonly quotes: QuoteWriter,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     @Inject(MARKET_DATA_ENV) private readonly env: MarketDataEnv,
   ) {}
@@ -71,7 +77,10 @@ export class MatchingConsumer implements OnApplicationBootstrap, OnApplicationSh
       }
     })();
     await ready;
-    await this.catalog.refresh(this.registry.list().map((r) => r.conditionId));
+    const all = this.registry.list().map((r) => r.conditionId);
+    await this.catalog.refresh(all);
+    this.quotesLive = true;
+    await this.quotes.write(all);
     this.registry.ready = true;
     this.logger.log(`books ready at MATCHING sequence ${this.books.streamSeq}`);
     this.timer = setInterval(() => void this.saveSnapshot(), this.env.SNAPSHOT_INTERVAL_SECONDS * 1_000);
@@ -94,6 +103,7 @@ export class MatchingConsumer implements OnApplicationBootstrap, OnApplicationSh
         const event = message.json<MarketStateEvent>();
         this.books.applyResolution(event);
         this.resolved.add(event.conditionId);
+        this.changed.add(event.conditionId.toLowerCase());
       }
     } catch (error) {
       // A malformed message must not stop the feed; it is logged and skipped.
@@ -102,6 +112,7 @@ export class MatchingConsumer implements OnApplicationBootstrap, OnApplicationSh
   }
 
   private applyBook(event: BookEvent): void {
+    this.changed.add(event.conditionId.toLowerCase());
     if (this.books.applyBook(event) === 'gap') {
       const book = this.books.tape(event.conditionId).book;
       this.logger.warn(`book of ${event.conditionId}: gap before bookSeq ${event.bookSeq} (${book.missing.size} missing)`);
@@ -118,6 +129,7 @@ export class MatchingConsumer implements OnApplicationBootstrap, OnApplicationSh
     const { price, side } = yesTermsOf(event, token.outcome);
     const conditionId = token.market.conditionId;
     this.books.applyTrade(conditionId, { price, side, seq, time: event.matchTime });
+    this.changed.add(conditionId);
     this.rows.push({ tradeId: event.id, conditionId, timeMs: event.matchTime, price, streamSeq: seq });
   }
 
@@ -127,6 +139,8 @@ export class MatchingConsumer implements OnApplicationBootstrap, OnApplicationSh
       try {
         await this.history.insert(this.rows);
         if (this.resolved.size) await this.catalog.refresh(this.resolved);
+        // Before catching up, every market is written once at the end instead.
+        if (this.quotesLive && this.changed.size) await this.quotes.write(this.changed);
         break;
       } catch (error) {
         if (this.stopping) return;
@@ -136,6 +150,7 @@ export class MatchingConsumer implements OnApplicationBootstrap, OnApplicationSh
     }
     this.rows = [];
     this.resolved.clear();
+    this.changed.clear();
     const last = this.pending[this.pending.length - 1];
     this.pending.forEach((m) => m.ack());
     this.pending = [];

@@ -11,6 +11,7 @@ import {
 } from '@exchange/contracts';
 import { ensureStream, NATS_CONNECTION, prefixed } from '@exchange/service-kit';
 import { MarketBooks } from '../books/market-books';
+import { QuoteWriter } from '../books/quote-writer';
 import { MARKET_DATA_ENV, type MarketDataEnv } from '../config';
 import { openFeed } from '../streams/durable-feed';
 import { isAcceptingOrders } from './clob-market.presenter';
@@ -39,6 +40,7 @@ export class CatalogConsumer implements OnApplicationBootstrap, OnApplicationShu
     private readonly books: MarketBooks,
     private readonly markets: MarketRepository,
     private readonly hot: HotMetadataWriter,
+    private readonly quotes: QuoteWriter,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     @Inject(MARKET_DATA_ENV) private readonly env: MarketDataEnv,
   ) {}
@@ -92,6 +94,7 @@ export class CatalogConsumer implements OnApplicationBootstrap, OnApplicationShu
     const put = this.registry.put(snapshot);
     if (!put) return;
     await this.hot.write([this.hotEntry(put.record)]);
+    if (this.registry.ready) await this.quotes.write([put.record.conditionId]);
     const previous = stored.previousTickSize;
     if (previous !== null && previous !== snapshot.tickSizeUnits) await this.publishTickSizeChange(put.record, previous);
   }

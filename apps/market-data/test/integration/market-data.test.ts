@@ -141,6 +141,13 @@ describe('market-data (real PostgreSQL, Redis, NATS and JetStream)', () => {
     expect(await md.data('marketdata.spreads.v1', [{ token_id: yes }, { token_id: no }])).toEqual({ [yes!]: '0.2', [no!]: '0.2' });
     const books = await md.data('marketdata.books.v1', [{ token_id: yes }, { token_id: no }]);
     expect(books.map((b) => b.hash)).toEqual([book.hash, noBook.hash]);
+    // The same answers, pre-rendered in Redis for the gateway.
+    const quote = await until(async () => {
+      const q = await md.redis.hgetall(hotMetadataKeys.quote(md.prefix, no!));
+      return q.book && JSON.parse(q.book).hash === noBook.hash ? q : undefined;
+    });
+    expect(JSON.parse(quote.book!)).toEqual(noBook);
+    expect([quote.BUY, quote.SELL, quote.mid].map((v) => JSON.parse(v!))).toEqual([{ price: '0.4' }, { price: '0.6' }, { mid: '0.5' }]);
   });
 
   it('applies events seen twice or out of order to the same book, and notes gaps', async () => {

@@ -19,6 +19,19 @@ export interface HotMarketFields {
 export const hotMetadataKeys = {
   token: (prefix: string, tokenId: string) => `${prefix}:md:token:${tokenId}`,
   market: (prefix: string, conditionId: string) => `${prefix}:md:market:${conditionId.toLowerCase()}`,
+  /**
+   * Pre-rendered answers of the hottest reads of a token (a hash of `HotQuoteFields`), rewritten by
+   * market-data after every batch of book events: the gateway serves them as they are.
+   */
+  quote: (prefix: string, tokenId: string) => `${prefix}:md:quote:${tokenId}`,
   /** The `/fee-rate` answer without a token (the default schedule), as JSON. */
   defaultFeeRate: (prefix: string) => `${prefix}:md:fee-rate:default`,
 };
+
+/** Fields of a token's quote hash: the JSON bodies of `/book`, `/price` (per side) and `/midpoint`. */
+export interface HotQuoteFields {
+  book: string;
+  BUY: string;
+  SELL: string;
+  mid: string;
+}
