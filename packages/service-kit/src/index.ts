@@ -11,3 +11,4 @@ export * from './jetstream/outbox-relay';
 export * from './database/databases';
 export * from './bootstrap/health.controller';
 export * from './bootstrap/bootstrap-service';
+export * from './jetstream/durable-feed';

@@ -7,7 +7,7 @@ import { PriceHistoryRepository, type PriceRow } from '../history/price-history.
 import { CatalogConsumer } from '../markets/catalog-consumer.service';
 import { MarketRegistry } from '../markets/market-registry';
 import { SnapshotRepository } from '../streams/snapshot.repository';
-import { openFeed, unprefixed } from '../streams/durable-feed';
+import { openFeed, unprefixed } from '@exchange/service-kit';
 import { MarketBooks, type BooksState } from './market-books';
 import { QuoteWriter } from './quote-writer';
 import { yesTermsOf } from './token-view';

@@ -13,7 +13,7 @@ import { ensureStream, NATS_CONNECTION, prefixed } from '@exchange/service-kit';
 import { MarketBooks } from '../books/market-books';
 import { QuoteWriter } from '../books/quote-writer';
 import { MARKET_DATA_ENV, type MarketDataEnv } from '../config';
-import { openFeed } from '../streams/durable-feed';
+import { openFeed } from '@exchange/service-kit';
 import { isAcceptingOrders } from './clob-market.presenter';
 import { HotMetadataWriter } from './hot-metadata.writer';
 import { MarketRepository } from './market.repository';

@@ -1,13 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { AckPolicy, DeliverPolicy, type ConsumerMessages, type NatsConnection } from 'nats';
+import type { ConsumerMessages, NatsConnection } from 'nats';
 import { CATALOG_STREAM, marketSnapshot, type MarketSnapshot } from '@exchange/contracts';
-import { ensureStream, MESSAGING_ENV, NATS_CONNECTION, prefixed, type BaseEnv } from '@exchange/service-kit';
+import { MESSAGING_ENV, NATS_CONNECTION, openFeed, type BaseEnv } from '@exchange/service-kit';
 import { EngineService } from '../engine-host/engine.service';
 import { applySnapshot, marketFromRow, rowFromSnapshot } from './market-record';
 
-/** Consumers NATS forgets after this long without a client (e.g. of a database that was replaced). */
-const INACTIVE_THRESHOLD_NS = 7 * 24 * 3600 * 1_000_000_000;
 
 /**
  * Keeps the engine's markets in step with the catalog: a durable JetStream consumer of the catalog's
@@ -26,25 +24,20 @@ export class CatalogConsumer implements OnApplicationBootstrap, OnApplicationShu
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const stream = await ensureStream(this.nc, this.env.NATS_PREFIX, CATALOG_STREAM);
-    const jsm = await this.nc.jetstreamManager();
     // The consumer's position belongs to this database: a new database replays the catalog.
-    const durable = `order-matching-${await this.instanceId()}`;
-    await jsm.consumers.add(stream, {
-      durable_name: durable,
-      inactive_threshold: INACTIVE_THRESHOLD_NS,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      filter_subject: prefixed(this.env.NATS_PREFIX, 'catalog.evt.market.>'),
+    const feed = await openFeed(this.nc, this.env.NATS_PREFIX, {
+      stream: CATALOG_STREAM,
+      durable: `order-matching-${await this.instanceId()}`,
+      filter: 'catalog.evt.market.>',
+      restart: false,
     });
-    const consumer = await this.nc.jetstream().consumers.get(stream, durable);
-    const backlog = (await consumer.info()).num_pending;
-    this.messages = await consumer.consume();
+    const backlog = feed.backlog;
+    this.messages = feed.messages;
     let caughtUp!: () => void;
     const ready = new Promise<void>((resolve) => (caughtUp = resolve));
     if (backlog === 0) caughtUp();
     void (async () => {
-      for await (const message of this.messages!) {
+      for await (const message of feed.messages) {
         try {
           await this.apply(marketSnapshot.parse(message.json()));
           message.ack();

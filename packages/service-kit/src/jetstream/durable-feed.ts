@@ -1,5 +1,6 @@
 import { AckPolicy, DeliverPolicy, nanos, type ConsumerConfig, type ConsumerMessages, type NatsConnection } from 'nats';
-import { ensureStream, prefixed } from '@exchange/service-kit';
+import { prefixed } from '../nats/subjects';
+import { ensureStream } from './streams';
 
 export interface FeedOptions {
   stream: { name: string; subjects: string };
