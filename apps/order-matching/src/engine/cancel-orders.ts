@@ -19,8 +19,7 @@ export function cancelByIds(state: EngineState, apiKey: string, ids: string[], n
   const result: CancelResult = { canceled: [], not_canceled: {} };
   for (const id of new Set(ids)) {
     const order = state.orders.get(id);
-    if (!order || order.owner !== apiKey) result.not_canceled[id] = "order can't be found - already canceled or matched";
-    else if (!isOpen(order)) result.not_canceled[id] = order.status === 'MATCHED' ? 'order already matched' : 'order already canceled';
+    if (!order || order.owner !== apiKey || !isOpen(order)) result.not_canceled[id] = "order can't be found - already canceled or matched";
     else {
       cancelOrder(state, order, now);
       result.canceled.push(id);

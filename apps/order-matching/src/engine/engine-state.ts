@@ -17,9 +17,10 @@ export interface EngineSettings {
 export class EngineState {
   readonly markets = new Map<string, MarketState>();
   readonly tokens = new Map<string, { market: MarketState; outcome: 0 | 1 }>();
+  /** Resting orders by id and by seq (their id in the books); an order leaves them when it ends. */
   readonly orders = new Map<string, OrderState>();
   readonly bySeq = new Map<number, OrderState>();
-  /** Ids of orders that ended before the last start: an order hash is never accepted twice. */
+  /** Ids of orders that ended: an order hash is never accepted twice. */
   readonly pastIds = new Set<string>();
   /** The orders resting on books. */
   readonly open = new Set<OrderState>();
@@ -45,6 +46,14 @@ export class EngineState {
     this.bySeq.set(order.seq, order);
     if (order.status === 'LIVE') this.open.add(order);
     if (order.seq >= this.nextSeq) this.nextSeq = order.seq + 1;
+  }
+
+  /** An order that left its book is kept only as its id (the journal still holds the object). */
+  retire(order: OrderState): void {
+    this.open.delete(order);
+    this.orders.delete(order.id);
+    this.bySeq.delete(order.seq);
+    this.pastIds.add(order.id);
   }
 
   touch(order: OrderState): void {

@@ -207,7 +207,7 @@ export function placeOrder(state: EngineState, caller: Caller, verified: Verifie
 /** An order leaves the book: what it still holds reserved goes back to its owner. */
 export function finish(state: EngineState, order: OrderState, status: OrderState['status']): void {
   order.status = status;
-  state.open.delete(order);
+  state.retire(order);
   state.ledger.release(order.maker, order.reservedAsset, order.reserved);
   order.reserved = 0;
   state.touch(order);

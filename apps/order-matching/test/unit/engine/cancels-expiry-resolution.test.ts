@@ -15,7 +15,10 @@ describe('cancels', () => {
     expect(balanceOf(state, alice, COLLATERAL)).toEqual({ available: 6_000_000, reserved: 4_000_000 });
     expect(cancelByIds(state, bob.apiKey, [order.orderID], 2)).toEqual({ canceled: [], not_canceled: { [order.orderID]: expect.any(String) } });
     expect(cancelByIds(state, alice.apiKey, [order.orderID, order.orderID], 2)).toEqual({ canceled: [order.orderID], not_canceled: {} });
-    expect(cancelByIds(state, alice.apiKey, [order.orderID], 3).not_canceled[order.orderID]).toBe('order already canceled');
+    expect(cancelByIds(state, alice.apiKey, [order.orderID], 3).not_canceled[order.orderID]).toBe("order can't be found - already canceled or matched");
+    // An ended order is kept only as its id, which still refuses a duplicate.
+    expect(state.orders.has(order.orderID)).toBe(false);
+    expect(state.pastIds.has(order.orderID)).toBe(true);
     expect(balanceOf(state, alice, COLLATERAL)).toEqual({ available: 10_000_000, reserved: 0 });
     expect(state.markets.get(CONDITION)!.book.size).toBe(0);
     expectConserved(state);
@@ -63,7 +66,7 @@ describe('money moves, resolution and redemption', () => {
     placeOrder(state, alice, anOrder(alice, { token: NO, side: 'SELL', price: '0.40', size: '10' }), 3);
 
     expect(resolve(state, CONDITION, 0, 4)).toEqual({ ok: true, data: { canceled: 1 } });
-    expect(state.orders.size && [...state.orders.values()].filter((o) => o.status === 'CANCELED_MARKET_RESOLVED')).toHaveLength(1);
+    expect([...state.effects.orders.values()].filter((o) => o.status === 'CANCELED_MARKET_RESOLVED')).toHaveLength(1);
     expect(redeem(state, bob.address, CONDITION)).toEqual({ ok: true, data: { payout: 10_000_000 } });
     expect(redeem(state, alice.address, CONDITION)).toEqual({ ok: true, data: { payout: 0 } });
     expect(redeem(state, alice.address, CONDITION).ok).toBe(false);

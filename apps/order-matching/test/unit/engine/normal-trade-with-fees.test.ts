@@ -36,7 +36,8 @@ describe('a resting SELL crossed by a BUY, with taker fees and a maker rebate', 
     const [trade] = state.effects.trades;
     expect(trade).toMatchObject({ shares: 10_000_000, collateral: 6_000_000, fee: 96_000, feeRateBps: 400, side: 'BUY' });
     expect(trade!.makers).toEqual([expect.objectContaining({ shares: 10_000_000, price: 600_000, fee: 0, rebate: 24_000 })]);
-    expect(state.orders.get(ask.orderID)!.status).toBe('MATCHED');
+    expect(state.effects.orders.get(ask.orderID)!.status).toBe('MATCHED');
+    expect(state.orders.size).toBe(0);
     expect(state.open.size).toBe(0);
   });
 });
