@@ -1,6 +1,18 @@
 import path from 'node:path';
+import { Redis } from 'ioredis';
 import { createTestDatabase, dropDatabase } from '@exchange/service-kit';
 import { deleteStreams, freePort, spawnApp, TEST_NATS_URL, testPrefix, waitHealthy, type AppProcess } from '@exchange/testing';
+
+/** The Redis keys of a run (market-data's hot metadata and quotes, the gateway's replay keys). */
+async function deleteRedisKeys(prefix: string): Promise<void> {
+  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  try {
+    const keys = await redis.keys(`${prefix}:*`);
+    if (keys.length) await redis.del(...keys);
+  } finally {
+    redis.disconnect();
+  }
+}
 
 export const REPO_ROOT = path.resolve(__dirname, '../..');
 export const ADMIN_TOKEN = 'e2e-admin-token-0123456789';
@@ -107,6 +119,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       await Promise.all([...running.values()].map((a) => a.stop()));
       for (const url of Object.values(databases)) await dropDatabase(url);
       await deleteStreams(prefix);
+      await deleteRedisKeys(prefix);
     },
   };
 }

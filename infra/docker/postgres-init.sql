@@ -4,3 +4,4 @@
 CREATE DATABASE exchange_catalog;
 CREATE DATABASE exchange_gateway;
 CREATE DATABASE exchange_matching;
+CREATE DATABASE exchange_marketdata;
