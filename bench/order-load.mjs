@@ -11,12 +11,8 @@
 // every request carries fresh L2 HMAC headers. Orders alternate between two traders and rest or cross
 // in about equal parts, so the engine matches, settles and journals real trades.
 import { randomBytes } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { Pool } from 'undici';
-
-const require = createRequire(import.meta.url);
-const chain = require('../packages/chain/dist/index.js');
-const secp = require('secp256k1');
+import { credentials, l2Headers, orderBody, wallet } from './trading-client.mjs';
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []),
@@ -26,9 +22,6 @@ const RATE = Number(args.rate ?? 2000);
 const SECONDS = Number(args.seconds ?? 10);
 const CONNECTIONS = Number(args.connections ?? 64);
 const ADMIN = { authorization: `Bearer ${process.env.ADMIN_TOKEN ?? 'dev-admin-token-change-me'}`, 'content-type': 'application/json' };
-const CHAIN_ID = 137;
-const EXCHANGE = chain.EXCHANGE_V2_CONTRACTS.standard;
-const ZERO32 = `0x${'0'.repeat(64)}`;
 
 const pool = new Pool(BASE, { connections: CONNECTIONS, pipelining: 1 });
 
@@ -36,64 +29,6 @@ async function call(method, path, headers, body) {
   const response = await pool.request({ method, path, headers, body });
   const text = await response.body.text();
   return { status: response.statusCode, body: text ? JSON.parse(text) : undefined };
-}
-
-function wallet() {
-  let key;
-  do key = randomBytes(32);
-  while (!secp.privateKeyVerify(key));
-  const pub = secp.publicKeyCreate(key, false).slice(1);
-  const address = chain.toChecksumAddress(`0x${Buffer.from(chain.keccak256(pub)).subarray(12).toString('hex')}`);
-  const sign = (digest) => {
-    const { signature, recid } = secp.ecdsaSign(digest, key);
-    return `0x${Buffer.from(signature).toString('hex')}${(27 + recid).toString(16)}`;
-  };
-  return { address, sign };
-}
-
-async function credentials(trader) {
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const digest = chain.clobAuthDigestBytes({ address: trader.address, timestamp, nonce: 0n, chainId: CHAIN_ID });
-  const response = await call('GET', '/auth/derive-api-key', {
-    POLY_ADDRESS: trader.address,
-    POLY_SIGNATURE: trader.sign(digest),
-    POLY_TIMESTAMP: timestamp,
-    POLY_NONCE: '0',
-  });
-  if (response.status !== 200) throw new Error(`derive-api-key: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body;
-}
-
-function signedOrder(trader, creds, tokenId, side, shares, collateral) {
-  const [makerAmount, takerAmount] = side === 'BUY' ? [collateral, shares] : [shares, collateral];
-  const order = {
-    salt: randomBytes(6).readUIntBE(0, 6),
-    maker: trader.address,
-    signer: trader.address,
-    tokenId,
-    makerAmount: String(makerAmount),
-    takerAmount: String(takerAmount),
-    side,
-    signatureType: 0,
-    timestamp: String(Date.now()),
-    expiration: '0',
-    metadata: ZERO32,
-    builder: ZERO32,
-  };
-  const digest = chain.orderV2Digest(order, { chainId: CHAIN_ID, verifyingContract: EXCHANGE });
-  return JSON.stringify({ order: { ...order, signature: trader.sign(digest) }, owner: creds.apiKey, orderType: 'GTC' });
-}
-
-function l2Headers(trader, creds, body, path = '/order') {
-  const timestamp = String(Date.now());
-  return {
-    'content-type': 'application/json',
-    SVC_ADDRESS: trader.address,
-    SVC_API_KEY: creds.apiKey,
-    SVC_PASSPHRASE: creds.passphrase,
-    SVC_TIMESTAMP: timestamp,
-    SVC_SIGNATURE: chain.l2Signature(creds.secret, timestamp, 'POST', path, body),
-  };
 }
 
 async function setUp(count) {
@@ -108,7 +43,7 @@ async function setUp(count) {
   const { conditionId, clobTokenIds } = created.body.markets[0];
   const yes = JSON.parse(clobTokenIds)[0];
   const traders = [wallet(), wallet()];
-  const creds = await Promise.all(traders.map(credentials));
+  const creds = await Promise.all(traders.map((t) => credentials(call, t)));
   for (const t of traders) await call('POST', '/admin/deposits', ADMIN, JSON.stringify({ address: t.address, amount: '100000000' }));
   // Wait until order-matching knows the market, then give the seller shares.
   for (;;) {
@@ -123,7 +58,7 @@ async function setUp(count) {
     const seller = i % 2 === 0;
     const cents = seller ? 50 + (i % 5) : 46 + (i % 7);
     const trader = seller ? 0 : 1;
-    const body = signedOrder(traders[trader], creds[trader], yes, seller ? 'SELL' : 'BUY', 5_000_000, cents * 50_000);
+    const body = orderBody(traders[trader], creds[trader], yes, seller ? 'SELL' : 'BUY', 5_000_000, cents * 50_000);
     orders.push({ trader: traders[trader], creds: creds[trader], body });
   }
   return orders;
@@ -144,7 +79,7 @@ async function fixedRate(orders) {
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
     const { trader, creds, body } = orders[i];
     inflight.push(
-      call('POST', '/order', l2Headers(trader, creds, body), body).then(
+      call('POST', '/order', l2Headers(trader, creds, body, '/order'), body).then(
         (r) => {
           latencies.push(performance.now() - due);
           if (r.status === 200 && r.body.success) accepted++;
@@ -173,7 +108,7 @@ async function saturate(orders) {
         const { trader, creds, body } = orders[next++];
         const sent = performance.now();
         try {
-          const r = await call('POST', '/order', l2Headers(trader, creds, body), body);
+          const r = await call('POST', '/order', l2Headers(trader, creds, body, '/order'), body);
           latencies.push(performance.now() - sent);
           if (r.status === 200 && r.body.success) accepted++;
           else failed++;

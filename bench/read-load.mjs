@@ -18,10 +18,9 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import autocannon from 'autocannon';
+import { credentials, l2Headers, orderBody, wallet } from './trading-client.mjs';
 
 const require = createRequire(import.meta.url);
-const chain = require('../packages/chain/dist/index.js');
-const secp = require('secp256k1');
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []),
@@ -31,9 +30,6 @@ const SECONDS = Number(args.seconds ?? 10);
 const CONNECTIONS = Number(args.connections ?? 64);
 const RATE = Number(args.rate ?? 5000);
 const ADMIN = { authorization: `Bearer ${process.env.ADMIN_TOKEN ?? 'dev-admin-token-change-me'}`, 'content-type': 'application/json' };
-const CHAIN_ID = 137;
-const EXCHANGE = chain.EXCHANGE_V2_CONTRACTS.standard;
-const ZERO32 = `0x${'0'.repeat(64)}`;
 
 async function call(method, path, headers = {}, body) {
   const response = await fetch(BASE + path, { method, headers, body });
@@ -41,60 +37,9 @@ async function call(method, path, headers = {}, body) {
   return { status: response.status, body: text ? JSON.parse(text) : undefined, text };
 }
 
-function wallet() {
-  let key;
-  do key = randomBytes(32);
-  while (!secp.privateKeyVerify(key));
-  const pub = secp.publicKeyCreate(key, false).slice(1);
-  const address = chain.toChecksumAddress(`0x${Buffer.from(chain.keccak256(pub)).subarray(12).toString('hex')}`);
-  const sign = (digest) => {
-    const { signature, recid } = secp.ecdsaSign(digest, key);
-    return `0x${Buffer.from(signature).toString('hex')}${(27 + recid).toString(16)}`;
-  };
-  return { address, sign };
-}
-
-async function credentials(trader) {
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const digest = chain.clobAuthDigestBytes({ address: trader.address, timestamp, nonce: 0n, chainId: CHAIN_ID });
-  const headers = { POLY_ADDRESS: trader.address, POLY_SIGNATURE: trader.sign(digest), POLY_TIMESTAMP: timestamp, POLY_NONCE: '0' };
-  const response = await call('GET', '/auth/derive-api-key', headers);
-  if (response.status !== 200) throw new Error(`derive-api-key: ${response.status} ${response.text}`);
-  return response.body;
-}
-
 /** A signed L2 request of a trader. */
 function signed(trader, creds, path, body) {
-  const timestamp = String(Date.now());
-  const headers = {
-    'content-type': 'application/json',
-    SVC_ADDRESS: trader.address,
-    SVC_API_KEY: creds.apiKey,
-    SVC_PASSPHRASE: creds.passphrase,
-    SVC_TIMESTAMP: timestamp,
-    SVC_SIGNATURE: chain.l2Signature(creds.secret, timestamp, 'POST', path, body),
-  };
-  return call('POST', path, headers, body);
-}
-
-function orderBody(trader, creds, tokenId, side, shares, collateral) {
-  const [makerAmount, takerAmount] = side === 'BUY' ? [collateral, shares] : [shares, collateral];
-  const order = {
-    salt: randomBytes(6).readUIntBE(0, 6),
-    maker: trader.address,
-    signer: trader.address,
-    tokenId,
-    makerAmount: String(makerAmount),
-    takerAmount: String(takerAmount),
-    side,
-    signatureType: 0,
-    timestamp: String(Date.now()),
-    expiration: '0',
-    metadata: ZERO32,
-    builder: ZERO32,
-  };
-  const digest = chain.orderV2Digest(order, { chainId: CHAIN_ID, verifyingContract: EXCHANGE });
-  return JSON.stringify({ order: { ...order, signature: trader.sign(digest) }, owner: creds.apiKey, orderType: 'GTC' });
+  return call('POST', path, l2Headers(trader, creds, body, path), body);
 }
 
 /** A fresh market with 10 bid levels (0.35-0.44) and 10 ask levels (0.56-0.65). */
@@ -108,7 +53,7 @@ async function setUp() {
   const [yes] = JSON.parse(created.body.markets[0].clobTokenIds);
   const conditionId = created.body.markets[0].conditionId;
   const [seller, buyer] = [wallet(), wallet()];
-  const [sellerCreds, buyerCreds] = await Promise.all([credentials(seller), credentials(buyer)]);
+  const [sellerCreds, buyerCreds] = await Promise.all([credentials(call, seller), credentials(call, buyer)]);
   for (const t of [seller, buyer]) await call('POST', '/admin/deposits', ADMIN, JSON.stringify({ address: t.address, amount: '100000' }));
   for (;;) {
     const r = await signed(seller, sellerCreds, '/split', JSON.stringify({ conditionId, amount: '10000' }));
