@@ -24,15 +24,19 @@ class MemoryOutbox implements OutboxStore {
 
 describe('OutboxRelay on real JetStream', () => {
   const prefix = testPrefix('outbox');
+  /** A stream of its own for the fast-path test, which reads the whole stream. */
+  const fastPrefix = testPrefix('offer');
   let nc: NatsConnection;
 
   beforeAll(async () => {
     nc = await connect({ servers: TEST_NATS_URL });
     await ensureStream(nc, prefix, { name: 'TEST', subjects: 'test.evt.>' });
+    await ensureStream(nc, fastPrefix, { name: 'TEST', subjects: 'test.evt.>' });
   });
   afterAll(async () => {
     await nc.close();
     await deleteStreams(prefix);
+    await deleteStreams(fastPrefix);
   });
 
   it('publishes pending rows in order and marks them', async () => {
@@ -58,33 +62,19 @@ describe('OutboxRelay on real JetStream', () => {
     expect(store.rows[0]!.published).toBe(true);
     expect((await readStream(prefix, 'TEST')).length).toBe(before + 1);
   });
-});
-
-describe('OutboxRelay fast path', () => {
-  const prefix = testPrefix('offer');
-  let nc: NatsConnection;
-
-  beforeAll(async () => {
-    nc = await connect({ servers: TEST_NATS_URL });
-    await ensureStream(nc, prefix, { name: 'TEST', subjects: 'test.evt.>' });
-  });
-  afterAll(async () => {
-    await nc.close();
-    await deleteStreams(prefix);
-  });
 
   it('publishes offered rows in order, after what a poll found, without publishing any twice', async () => {
     const store = new MemoryOutbox();
     store.add('test.evt.a', { i: 0 });
     store.add('test.evt.a', { i: 1 });
-    const relay = new OutboxRelay(nc.jetstream(), prefix, store);
+    const relay = new OutboxRelay(nc.jetstream(), fastPrefix, store);
     // Row 2 was committed and offered before the first poll ran: the poll finds it, the offer is skipped.
     store.add('test.evt.a', { i: 2 });
     await relay.offer([store.rows[2]!]);
     store.add('test.evt.a', { i: 3 });
     store.add('test.evt.a', { i: 4 });
     await relay.offer([store.rows[3]!, store.rows[4]!]);
-    const messages = await readStream(prefix, 'TEST');
+    const messages = await readStream(fastPrefix, 'TEST');
     expect(messages.map((m) => (m.data as { i: number }).i)).toEqual([0, 1, 2, 3, 4]);
     // Rows 3 and 4 went out from the offer, not from reading the store again.
     expect(store.polls).toBe(1);
