@@ -1,26 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { verifyOrderV2, type ExchangeDomain } from '@exchange/chain';
-import { describeIssues, orderSubmission, type OrderResult, type VerifiedOrder } from '@exchange/contracts';
+import { describeIssues, orderSubmission, rejectedOrderResult, type OrderResult, type VerifiedOrder } from '@exchange/contracts';
 import { GATEWAY_ENV, type GatewayEnv } from '../config';
 
 export type Checked = { verified: VerifiedOrder } | { failed: OrderResult };
 
 function failed(orderId: string, errorMsg: string): { failed: OrderResult } {
-  return {
-    failed: {
-      success: false,
-      errorMsg,
-      orderID: orderId,
-      takingAmount: '',
-      makingAmount: '',
-      status: '',
-      orderHash: orderId,
-      code: 'INVALID_ORDER_ERROR',
-      retry_after_seconds: 0,
-      transactionsHashes: [],
-      tradeIDs: [],
-    },
-  };
+  return { failed: rejectedOrderResult(orderId, 'INVALID_ORDER_ERROR', errorMsg) };
 }
 
 /**

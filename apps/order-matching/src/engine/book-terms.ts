@@ -28,3 +28,9 @@ export function valueOf(shares: number, price: number): number {
 export function costAtCap(shares: number, price: number): number {
   return Number((BigInt(shares) * BigInt(price) + BigInt(MICRO - 1)) / BigInt(MICRO));
 }
+
+/** The average price of shares bought or sold for a collateral amount, rounded to the nearest unit. */
+export function averagePrice(collateral: number, shares: number): number {
+  if (shares === 0) return 0;
+  return Number((BigInt(collateral) * BigInt(MICRO) * 2n + BigInt(shares)) / (2n * BigInt(shares)));
+}

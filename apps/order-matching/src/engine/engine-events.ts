@@ -1,5 +1,6 @@
 import { MATCHING_SUBJECTS, type BookEvent, type OrderEvent, type TradeEvent } from '@exchange/contracts';
 import { Side } from '../core';
+import { averagePrice } from './book-terms';
 import type { EngineState } from './engine-state';
 import type { MarketState, OrderState, TradeRecord } from './model';
 
@@ -37,7 +38,7 @@ export function recordTradeEvent(state: EngineState, trade: TradeRecord): void {
     tokenId: trade.tokenId,
     side: trade.side,
     size: String(trade.shares),
-    price: String(trade.shares ? Math.round((trade.collateral * 1_000_000) / trade.shares) : 0),
+    price: String(averagePrice(trade.collateral, trade.shares)),
     fee: String(trade.fee),
     feeRateBps: trade.feeRateBps,
     matchTime: trade.matchTime,

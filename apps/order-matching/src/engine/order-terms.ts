@@ -1,8 +1,8 @@
 import type { SignedOrder } from '@exchange/contracts';
 import { formatUnits } from '@exchange/contracts';
+import { MICRO } from './book-terms';
 import { Rejections, type Rejection } from './rejections';
 
-const MICRO = 1_000_000;
 const CENT_SHARE = 10_000; // 0.01 share or 0.01 collateral
 const HUNDREDTH_CENT = 100; // 4 decimals
 

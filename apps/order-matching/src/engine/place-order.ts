@@ -1,4 +1,4 @@
-import { formatUnits, type Caller, type OrderResult, type VerifiedOrder } from '@exchange/contracts';
+import { formatUnits, rejectedOrderResult, type Caller, type OrderResult, type VerifiedOrder } from '@exchange/contracts';
 import { Side, type Fill, type TimeInForce } from '../core';
 import { bookSide, flipFor, SHARE_STEP, valueOf } from './book-terms';
 import { recordBookChanges, recordOrderEvent, recordTradeEvent } from './engine-events';
@@ -15,19 +15,7 @@ const MIN_GTD_LEAD_SECONDS = 60;
 const fills: Fill[] = [];
 
 export function rejectionResult(orderId: string, rejection: Rejection): OrderResult {
-  return {
-    success: false,
-    errorMsg: rejection.message,
-    orderID: orderId,
-    takingAmount: '',
-    makingAmount: '',
-    status: '',
-    orderHash: orderId,
-    code: rejection.code,
-    retry_after_seconds: rejection.retryAfterSeconds ?? 0,
-    transactionsHashes: [],
-    tradeIDs: [],
-  };
+  return rejectedOrderResult(orderId, rejection.code, rejection.message, rejection.retryAfterSeconds);
 }
 
 /** Who may place this order: the API key's owner, signing for its own address or its deposit wallet. */

@@ -53,15 +53,12 @@ export class MoneyService {
   async resolve(request: ResolveRequest): Promise<Reply<{ conditionId: string; winningOutcome: number; canceled: number }>> {
     const conditionId = request.conditionId.toLowerCase();
     const market = this.engine.state.markets.get(conditionId);
-    const winner =
-      typeof request.winningOutcome === 'number'
-        ? request.winningOutcome
-        : market?.outcomes.findIndex((o) => o.toLowerCase() === String(request.winningOutcome).toLowerCase());
-    if (market && (winner === undefined || winner < 0)) {
-      return fail('invalid_request', `winningOutcome must be 0, 1, ${market.outcomes.join(' or ')}`);
-    }
-    const { value } = await this.engine.run((state, now) => resolve(state, conditionId, (winner ?? 0) as 0 | 1, now));
-    return value.ok ? ok({ conditionId, winningOutcome: winner!, canceled: value.data.canceled }) : value;
+    if (!market) return fail('market_not_found', `market ${conditionId} not found`);
+    const named = String(request.winningOutcome).toLowerCase();
+    const winner = typeof request.winningOutcome === 'number' ? request.winningOutcome : market.outcomes.findIndex((o) => o.toLowerCase() === named);
+    if (winner !== 0 && winner !== 1) return fail('invalid_request', `winningOutcome must be 0, 1, ${market.outcomes.join(' or ')}`);
+    const { value } = await this.engine.run((state, now) => resolve(state, conditionId, winner, now));
+    return value.ok ? ok({ conditionId, winningOutcome: winner, canceled: value.data.canceled }) : value;
   }
 
   postOnly(request: PostOnlyModeRequest): Reply<{ enabled: boolean; until: string | null }> {

@@ -1,5 +1,6 @@
 import { toChecksumAddress } from '@exchange/chain';
 import { formatUnits, type OpenOrder, type Trade } from '@exchange/contracts';
+import { averagePrice } from '../engine/book-terms';
 
 export interface OrderRow {
   id: string;
@@ -70,7 +71,7 @@ export interface TradeRow {
 /** A trade as the caller sees it: TAKER when it placed the taker order, MAKER otherwise. */
 export function presentTrade(row: TradeRow, caller: string): Trade {
   const shares = Number(row.shares);
-  const price = shares ? Math.round((Number(row.collateral) * 1_000_000) / shares) : 0;
+  const price = averagePrice(Number(row.collateral), shares);
   const time = new Date(Number(row.match_time)).toISOString();
   const side = row.taker === caller ? 'TAKER' : 'MAKER';
   return {

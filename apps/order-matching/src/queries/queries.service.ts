@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { EXCHANGE_V2_CONTRACTS } from '@exchange/chain';
 import {
   fail,
   ok,
@@ -20,7 +21,7 @@ import { presentOrder, presentTrade, type OrderRow, type TradeRow } from './pres
 const PAGE = 100;
 /** Clients check allowances; on this exchange there are none to set, so they read as unlimited. */
 const UNLIMITED = (2n ** 256n - 1n).toString();
-const EXCHANGES = ['0xE111180000d2663C0091e4f400237545B87B996B', '0xe2222d279d744050d28e00520010520000310F59'];
+const EXCHANGES = Object.values(EXCHANGE_V2_CONTRACTS);
 
 /** Reads of orders and trades (committed rows) and balances (the engine's memory) of the authenticated caller. */
 @Injectable()

@@ -96,3 +96,20 @@ export interface AccountBalances {
   collateral: { available: string; reserved: string };
   positions: { token_id: string; available: string; reserved: string }[];
 }
+
+/** The result of an order that was refused: nothing traded, the reason in `errorMsg` and `code`. */
+export function rejectedOrderResult(orderId: string, code: string, errorMsg: string, retryAfterSeconds = 0): OrderResult {
+  return {
+    success: false,
+    errorMsg,
+    orderID: orderId,
+    takingAmount: '',
+    makingAmount: '',
+    status: '',
+    orderHash: orderId,
+    code,
+    retry_after_seconds: retryAfterSeconds,
+    transactionsHashes: [],
+    tradeIDs: [],
+  };
+}
