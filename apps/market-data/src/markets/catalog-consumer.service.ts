@@ -13,7 +13,7 @@ import { ensureStream, NATS_CONNECTION, prefixed } from '@exchange/service-kit';
 import { MarketBooks } from '../books/market-books';
 import { QuoteWriter } from '../books/quote-writer';
 import { MARKET_DATA_ENV, type MarketDataEnv } from '../config';
-import { openFeed } from '@exchange/service-kit';
+import { applyFeed, openFeed } from '@exchange/service-kit';
 import { isAcceptingOrders } from './clob-market.presenter';
 import { HotMetadataWriter } from './hot-metadata.writer';
 import { MarketRepository } from './market.repository';
@@ -58,19 +58,9 @@ export class CatalogConsumer implements OnApplicationBootstrap, OnApplicationShu
       restart: false,
     });
     this.messages = feed.messages;
-    if (feed.backlog === 0) this.caughtUp();
-    this.done = (async () => {
-      for await (const message of feed.messages) {
-        try {
-          await this.apply(marketSnapshot.parse(message.json()));
-          message.ack();
-        } catch (error) {
-          this.logger.error(error instanceof Error ? error : String(error), 'catalog market event not applied');
-          message.nak(1_000);
-        }
-        if (message.info.pending === 0) this.caughtUp();
-      }
-    })();
+    const applied = applyFeed(feed, (data) => this.apply(marketSnapshot.parse(data)), 'catalog market event');
+    this.done = applied.done;
+    void applied.ready.then(this.caughtUp);
     await this.ready;
   }
 

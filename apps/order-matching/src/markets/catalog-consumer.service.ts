@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { ConsumerMessages, NatsConnection } from 'nats';
 import { CATALOG_STREAM, marketSnapshot, type MarketSnapshot } from '@exchange/contracts';
-import { MESSAGING_ENV, NATS_CONNECTION, openFeed, type BaseEnv } from '@exchange/service-kit';
+import { applyFeed, MESSAGING_ENV, NATS_CONNECTION, openFeed, type BaseEnv } from '@exchange/service-kit';
 import { EngineService } from '../engine-host/engine.service';
 import { applySnapshot, marketFromRow, rowFromSnapshot } from './market-record';
 
@@ -14,7 +14,6 @@ import { applySnapshot, marketFromRow, rowFromSnapshot } from './market-record';
  */
 @Injectable()
 export class CatalogConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(CatalogConsumer.name);
   private messages?: ConsumerMessages;
 
   constructor(
@@ -31,24 +30,8 @@ export class CatalogConsumer implements OnApplicationBootstrap, OnApplicationShu
       filter: 'catalog.evt.market.>',
       restart: false,
     });
-    const backlog = feed.backlog;
     this.messages = feed.messages;
-    let caughtUp!: () => void;
-    const ready = new Promise<void>((resolve) => (caughtUp = resolve));
-    if (backlog === 0) caughtUp();
-    void (async () => {
-      for await (const message of feed.messages) {
-        try {
-          await this.apply(marketSnapshot.parse(message.json()));
-          message.ack();
-        } catch (error) {
-          this.logger.error(error instanceof Error ? error : String(error), 'catalog market event not applied');
-          message.nak(1_000);
-        }
-        if (message.info.pending === 0) caughtUp();
-      }
-    })();
-    await ready;
+    await applyFeed(feed, (data) => this.apply(marketSnapshot.parse(data)), 'catalog market event').ready;
   }
 
   async onApplicationShutdown(): Promise<void> {

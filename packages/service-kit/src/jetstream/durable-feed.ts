@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { AckPolicy, DeliverPolicy, nanos, type ConsumerConfig, type ConsumerMessages, type NatsConnection } from 'nats';
 import { prefixed } from '../nats/subjects';
 import { ensureStream } from './streams';
@@ -54,4 +55,34 @@ export async function openFeed(
 /** The subject of a message without the deployment prefix. */
 export function unprefixed(prefix: string, subject: string): string {
   return subject.startsWith(`${prefix}.`) ? subject.slice(prefix.length + 1) : subject;
+}
+
+const feedLogger = new Logger('DurableFeed');
+
+/**
+ * Applies each message of a feed in order: acknowledged once applied, redelivered a second later when
+ * applying failed. `ready` resolves once the backlog that waited when the feed opened is applied;
+ * `done` when the feed is closed.
+ */
+export function applyFeed(
+  feed: { messages: ConsumerMessages; backlog: number },
+  apply: (data: unknown) => Promise<void>,
+  what: string,
+): { ready: Promise<void>; done: Promise<void> } {
+  let caughtUp!: () => void;
+  const ready = new Promise<void>((resolve) => (caughtUp = resolve));
+  if (feed.backlog === 0) caughtUp();
+  const done = (async () => {
+    for await (const message of feed.messages) {
+      try {
+        await apply(message.json());
+        message.ack();
+      } catch (error) {
+        feedLogger.error(error instanceof Error ? error : String(error), `${what} not applied`);
+        message.nak(1_000);
+      }
+      if (message.info.pending === 0) caughtUp();
+    }
+  })();
+  return { ready, done };
 }
