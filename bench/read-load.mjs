@@ -1,8 +1,8 @@
-// Read benchmark of market data through the whole stack (HTTP -> gateway -> NATS -> market-data, answered
-// from memory) next to a bare Fastify route that returns a constant body, in the same run, on the same
+// Read benchmark of market data through the whole stack (market-data renders the answers into Redis after
+// each book change; the gateway answers from its Redis-invalidated local copy) next to a bare Fastify route that returns a constant body, in the same run, on the same
 // machine, with the same load generator; against a running exchange (./scripts/start.sh first).
 //
-//   node read-load.mjs [--base http://127.0.0.1:8080] [--seconds 10] [--connections 64] [--rate 5000]
+//   node read-load.mjs [--base http://127.0.0.1:8080] [--seconds 10] [--connections 64] [--rate 5000] [--rounds 3]
 //
 // Set-up: a fresh market whose book holds 10 bid and 10 ask levels (signed orders of two fresh wallets).
 // Then, for the bare route (a child process serving the /book JSON of that market as a constant), GET
@@ -13,7 +13,9 @@
 //      --seconds: latency percentiles at that load. autocannon measures from the moment a request is
 //      sent, so this is not free of coordinated omission; enough connections are open that a request
 //      rarely waits for one.
-// The ratio of the stack's requests/s to the bare route's is printed for each route.
+// The targets take turns for --rounds rounds (after a 2 s warm-up each), so that a slow moment of the
+// shared machine does not fall on one of them only; the medians and the ratio of the stack's median
+// requests/s to the bare route's are printed for each route.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -29,6 +31,7 @@ const BASE = args.base ?? 'http://127.0.0.1:8080';
 const SECONDS = Number(args.seconds ?? 10);
 const CONNECTIONS = Number(args.connections ?? 64);
 const RATE = Number(args.rate ?? 5000);
+const ROUNDS = Number(args.rounds ?? 3);
 const ADMIN = { authorization: `Bearer ${process.env.ADMIN_TOKEN ?? 'dev-admin-token-change-me'}`, 'content-type': 'application/json' };
 
 async function call(method, path, headers = {}, body) {
@@ -52,6 +55,8 @@ async function setUp() {
   if (created.status !== 201) throw new Error(`create market: ${created.status} ${created.text}`);
   const [yes] = JSON.parse(created.body.markets[0].clobTokenIds);
   const conditionId = created.body.markets[0].conditionId;
+  // A restarted exchange is in post-only mode for a while; the operator ends it for the benchmark.
+  await call('POST', '/admin/post-only-mode', ADMIN, JSON.stringify({ enabled: false }));
   const [seller, buyer] = [wallet(), wallet()];
   const [sellerCreds, buyerCreds] = await Promise.all([credentials(call, seller), credentials(call, buyer)]);
   for (const t of [seller, buyer]) await call('POST', '/admin/deposits', ADMIN, JSON.stringify({ address: t.address, amount: '100000' }));
@@ -97,8 +102,10 @@ const figures = (r) => ({
   errors: r.errors + r.timeouts + (r.non2xx ?? 0),
 });
 
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
 async function main() {
-  console.log(`base ${BASE}, ${SECONDS}s per run, ${CONNECTIONS} connections, fixed rate ${RATE}/s`);
+  console.log(`base ${BASE}, ${SECONDS}s per run, ${CONNECTIONS} connections, fixed rate ${RATE}/s, ${ROUNDS} rounds`);
   const { yes, bookJson } = await setUp();
   console.log(`book of ${yes}: ${bookJson.length} bytes`);
   const bare = await startBare(bookJson);
@@ -107,24 +114,35 @@ async function main() {
     ['GET /book via gateway', `${BASE}/book?token_id=${yes}`],
     ['GET /price via gateway', `${BASE}/price?token_id=${yes}&side=BUY`],
   ];
-  const rows = [];
+  const rounds = targets.map(() => []);
   try {
-    for (const [name, url] of targets) {
-      await run(url, { duration: 2 }); // warm-up
-      const saturated = figures(await run(url, {}));
-      const fixed = figures(await run(url, { overallRate: RATE }));
-      rows.push({ name, saturated, fixed });
-      console.log(
-        `${name.padEnd(36)} saturated ${String(saturated.rps).padStart(6)} req/s p50 ${saturated.p50} ms p99 ${saturated.p99} ms` +
-          ` | at ${RATE}/s: ${fixed.rps} req/s p50 ${fixed.p50} ms p99 ${fixed.p99} ms | errors ${saturated.errors + fixed.errors}`,
-      );
+    for (const [, url] of targets) await run(url, { duration: 2 }); // warm-up
+    // Rounds alternate the targets, so that a slow moment of the shared machine hits all of them alike.
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const [i, [name, url]] of targets.entries()) {
+        const saturated = figures(await run(url, {}));
+        const fixed = figures(await run(url, { overallRate: RATE }));
+        rounds[i].push({ saturated, fixed });
+        console.log(
+          `round ${round} ${name.padEnd(36)} saturated ${String(saturated.rps).padStart(6)} req/s p50 ${saturated.p50} ms p99 ${saturated.p99} ms` +
+            ` | at ${RATE}/s: ${fixed.rps} req/s p50 ${fixed.p50} ms p99 ${fixed.p99} ms | errors ${saturated.errors + fixed.errors}`,
+        );
+      }
     }
   } finally {
     bare.stop();
   }
-  const base = rows[0].saturated.rps;
-  console.log('\nratio to the bare route (saturated req/s):');
-  for (const row of rows.slice(1)) console.log(`  ${row.name}: ${(row.saturated.rps / base).toFixed(2)}`);
+  console.log(`\nmedians of ${ROUNDS} rounds (ratio: to the bare route's median saturated req/s):`);
+  const bareRps = median(rounds[0].map((r) => r.saturated.rps));
+  for (const [i, [name]] of targets.entries()) {
+    const rps = median(rounds[i].map((r) => r.saturated.rps));
+    const p99 = median(rounds[i].map((r) => r.saturated.p99));
+    const fixedP50 = median(rounds[i].map((r) => r.fixed.p50));
+    const fixedP99 = median(rounds[i].map((r) => r.fixed.p99));
+    console.log(
+      `  ${name.padEnd(36)} ${String(rps).padStart(6)} req/s p99 ${p99} ms | at ${RATE}/s p50 ${fixedP50} ms p99 ${fixedP99} ms | ratio ${(rps / bareRps).toFixed(2)}`,
+    );
+  }
 }
 
 main().catch((error) => {

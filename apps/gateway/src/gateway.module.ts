@@ -14,8 +14,8 @@ import { ErrorBodyFilter } from './http/error-body.filter';
 import { Forwarder } from './http/forwarder.service';
 import { BooksController } from './market-data/books.controller';
 import { ClobMarketsController } from './market-data/clob-markets.controller';
+import { HotCache } from './market-data/hot-cache';
 import { HotMetadata } from './market-data/hot-metadata.service';
-import { MetadataController } from './market-data/metadata.controller';
 import { RewardsAdminController } from './market-data/rewards-admin.controller';
 import { SURFACE, type Surface } from './surfaces';
 import { ClockController } from './trading/clock.controller';
@@ -34,29 +34,41 @@ const CONTROLLERS: Record<Exclude<Surface, 'combined'>, Type<unknown>[]> = {
     MoneyAdminController,
     ClobMarketsController,
     BooksController,
-    MetadataController,
     RewardsAdminController,
   ],
   data: [],
 };
+
+/** The surfaces that serve the hot reads (registered on Fastify directly: hot-routes.ts). */
+export function servesHotReads(surface: Surface): boolean {
+  return surface === 'combined' || surface === 'clob';
+}
 
 export function controllersOf(surface: Surface): Type<unknown>[] {
   const lists = surface === 'combined' ? Object.values(CONTROLLERS) : [CONTROLLERS[surface]];
   return [HealthController, ...new Set(lists.flat())];
 }
 
-/** One HTTP application per surface; all of them share the process's NATS connection. */
+/** What the surfaces of one gateway process share. */
+export interface SharedResources {
+  rpc: RpcClient;
+  auth: AuthResources;
+  hot: HotCache;
+}
+
+/** One HTTP application per surface; all of them share the process's connections. */
 @Module({})
 export class GatewayModule {
-  static forSurface(surface: Surface, env: GatewayEnv, rpc: RpcClient, auth: AuthResources): DynamicModule {
+  static forSurface(surface: Surface, env: GatewayEnv, shared: SharedResources): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [AuthModule.forSurface(surface, auth)],
+      imports: [AuthModule.forSurface(surface, shared.auth)],
       controllers: controllersOf(surface),
       providers: [
         { provide: SURFACE, useValue: surface },
         { provide: GATEWAY_ENV, useValue: env },
-        { provide: RpcClient, useValue: rpc },
+        { provide: RpcClient, useValue: shared.rpc },
+        { provide: HotCache, useValue: shared.hot },
         { provide: APP_FILTER, useClass: ErrorBodyFilter },
         Forwarder,
         OrderVerifier,

@@ -4,13 +4,17 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { connect, type NatsConnection } from 'nats';
 import { assertNativeKeccak, assertNativeSecp256k1 } from '@exchange/chain';
+import { hotMetadataKeys } from '@exchange/contracts';
 import { JsonLogger, RpcClient } from '@exchange/service-kit';
 import { AuthResources } from './auth/auth-resources';
 import { keepRawJsonBody } from './auth/raw-json-body';
 import type { GatewayEnv } from './config';
-import { GatewayModule } from './gateway.module';
+import { GatewayModule, servesHotReads, type SharedResources } from './gateway.module';
 import { sendFailure, toFailure } from './http/error-body.filter';
 import { requestIdOf, setUpFastify } from './http/fastify-setup';
+import { HotCache } from './market-data/hot-cache';
+import { HotMetadata } from './market-data/hot-metadata.service';
+import { registerHotRoutes } from './market-data/hot-routes';
 import type { Surface } from './surfaces';
 
 export interface RunningGateway {
@@ -19,7 +23,7 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-async function startSurface(surface: Surface, port: number, env: GatewayEnv, rpc: RpcClient, auth: AuthResources, logger: JsonLogger) {
+async function startSurface(surface: Surface, port: number, env: GatewayEnv, shared: SharedResources, logger: JsonLogger) {
   const adapter = new FastifyAdapter({
     bodyLimit: env.BODY_LIMIT,
     genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => requestIdOf(request.headers['x-request-id']),
@@ -29,21 +33,23 @@ async function startSurface(surface: Surface, port: number, env: GatewayEnv, rpc
     // Malformed URLs and over-long parameters are refused by the router before any handler runs.
     frameworkErrors: (error: Error, _request: FastifyRequest, reply: FastifyReply) => sendFailure(reply, toFailure(error)),
   });
-  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forSurface(surface, env, rpc, auth), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forSurface(surface, env, shared), adapter, {
     logger,
   });
   // After init, so that this error handler replaces the one Nest installs there.
   await app.init();
-  keepRawJsonBody(app.getHttpAdapter().getInstance());
-  setUpFastify(app.getHttpAdapter().getInstance(), (line) => {
+  const fastify = app.getHttpAdapter().getInstance();
+  keepRawJsonBody(fastify);
+  setUpFastify(fastify, (line) => {
     if (env.ACCESS_LOG) logger.log({ surface, ...line }, 'access');
   });
+  if (servesHotReads(surface)) registerHotRoutes(fastify, app.get(HotMetadata));
   await app.listen(port, env.HOST);
   const address = app.getHttpServer().address();
   return { app, port: typeof address === 'object' && address ? address.port : port };
 }
 
-/** Starts the four surfaces on one NATS connection. */
+/** Starts the four surfaces on one NATS connection, one auth store and one hot cache. */
 export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
   const logger = new JsonLogger('gateway', env.LOG_LEVEL);
   // Signature checks on the pure-JS fallbacks would be 6-25 times slower: refuse to start instead.
@@ -51,8 +57,11 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
   assertNativeKeccak();
   // No async stack traces: the client would build an Error per request (a tenth of the gateway's CPU).
   const nc: NatsConnection = await connect({ servers: env.NATS_URL, name: 'gateway', maxReconnectAttempts: -1, noAsyncTraces: true });
-  const rpc = new RpcClient(nc, env.NATS_PREFIX, env.RPC_TIMEOUT_MS);
-  const auth = AuthResources.create(env, logger);
+  const shared: SharedResources = {
+    rpc: new RpcClient(nc, env.NATS_PREFIX, env.RPC_TIMEOUT_MS),
+    auth: AuthResources.create(env, logger),
+    hot: HotCache.open(env.REDIS_URL, hotMetadataKeys.all(env.REDIS_KEY_PREFIX), (message) => logger.warn(message, 'HotCache')),
+  };
   const wanted: [Surface, number][] = [
     ['combined', env.PORT],
     ['catalog', env.CATALOG_PORT],
@@ -62,7 +71,7 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
   const apps: INestApplication[] = [];
   const ports = {} as Record<Surface, number>;
   for (const [surface, port] of wanted) {
-    const started = await startSurface(surface, port, env, rpc, auth, logger);
+    const started = await startSurface(surface, port, env, shared, logger);
     apps.push(started.app);
     ports[surface] = started.port;
   }
@@ -71,7 +80,7 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
     ports,
     async close() {
       await Promise.all(apps.map((app) => app.close()));
-      await auth.close();
+      await Promise.all([shared.auth.close(), shared.hot.close()]);
       await nc.drain();
     },
   };

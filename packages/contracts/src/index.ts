@@ -14,6 +14,8 @@ export * from './clob/books';
 export * from './clob/stream-events';
 export * from './clob/hot-metadata';
 export * from './trading/order-submission';
+export * from './trading/order-rejections';
+export * from './trading/order-terms';
 export * from './trading/requests';
 export * from './trading/resources';
 export * from './trading/stream-events';

@@ -1,27 +1,15 @@
-import { Body, Controller, Get, Header, HttpCode, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { Forwarder } from '../http/forwarder.service';
-import { HotMetadata } from './hot-metadata.service';
 
 type QueryString = Record<string, string | string[]>;
-/** The hot reads answer pre-rendered JSON strings (or objects): either way the body is JSON. */
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * Books and prices (market-data): answered from its in-memory books; price history from its database.
- * `/book`, `/price` and `/midpoint` come from the answers market-data keeps rendered in Redis.
+ * `/book`, `/price` and `/midpoint` are hot routes (hot-routes.ts), answered from Redis.
  */
 @Controller()
 export class BooksController {
-  constructor(
-    private readonly forward: Forwarder,
-    private readonly hot: HotMetadata,
-  ) {}
-
-  @Get('book')
-  @Header('content-type', JSON_TYPE)
-  book(@Query() query: QueryString) {
-    return this.hot.quote('marketdata.book.v1', query);
-  }
+  constructor(private readonly forward: Forwarder) {}
 
   @Post('books')
   @HttpCode(200)
@@ -29,22 +17,10 @@ export class BooksController {
     return this.forward.send('marketdata.books.v1', body);
   }
 
-  @Get('price')
-  @Header('content-type', JSON_TYPE)
-  price(@Query() query: QueryString) {
-    return this.hot.quote('marketdata.price.v1', query);
-  }
-
   @Post('prices')
   @HttpCode(200)
   prices(@Body() body: unknown) {
     return this.forward.send('marketdata.prices.v1', body);
-  }
-
-  @Get('midpoint')
-  @Header('content-type', JSON_TYPE)
-  midpoint(@Query() query: QueryString) {
-    return this.hot.quote('marketdata.midpoint.v1', query);
   }
 
   @Post('midpoints')

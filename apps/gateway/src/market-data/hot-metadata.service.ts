@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   describeIssues,
   feeRateRequest,
+  parseUnits,
   hotMetadataKeys,
   rpcContract,
   tokenRequest,
@@ -10,23 +11,32 @@ import {
   type HotQuoteFields,
   type RpcResponse,
 } from '@exchange/contracts';
-import { AuthResources } from '../auth/auth-resources';
 import { GATEWAY_ENV, type GatewayEnv } from '../config';
 import { ApiError } from '../http/api-error';
 import { Forwarder } from '../http/forwarder.service';
+import { HotCache } from './hot-cache';
 
 const logger = new Logger('HotMetadata');
 
+/** What the gateway checks an order against before it goes to the engine (base units). */
+export interface OrderSettings {
+  negRisk: boolean;
+  acceptingOrders: boolean;
+  tickSize: number;
+  minOrderSize: number;
+}
+
 /**
  * `/tick-size`, `/neg-risk` and `/fee-rate` from the hot market metadata market-data keeps in Redis
- * (the process's Redis connection), asking market-data over NATS when Redis has no entry or fails.
+ * (through the process's local copy, `HotCache`), asking market-data over NATS when Redis has no entry
+ * or fails.
  */
 @Injectable()
 export class HotMetadata {
   private readonly prefix: string;
 
   constructor(
-    private readonly resources: AuthResources,
+    private readonly cache: HotCache,
     private readonly forward: Forwarder,
     @Inject(GATEWAY_ENV) env: GatewayEnv,
   ) {
@@ -50,8 +60,22 @@ export class HotMetadata {
     if (!checked.success) throw ApiError.of('invalid_request', describeIssues(checked.error));
     const request = checked.data as { token_id: string; side?: 'BUY' | 'SELL' };
     const field: keyof HotQuoteFields = subject === 'marketdata.book.v1' ? 'book' : subject === 'marketdata.midpoint.v1' ? 'mid' : request.side!;
-    const cached = await this.read(() => this.resources.redis.hget(hotMetadataKeys.quote(this.prefix, request.token_id), field));
+    const cached = await this.read(hotMetadataKeys.quote(this.prefix, request.token_id), field);
     return cached ?? this.forward.send(subject, input);
+  }
+
+  /** A token's order settings, or undefined when Redis has none (yet) or fails: the engine decides then. */
+  async orderSettings(tokenId: string): Promise<OrderSettings | undefined> {
+    let hash: Record<string, string>;
+    try {
+      hash = await this.cache.hash(hotMetadataKeys.token(this.prefix, tokenId));
+    } catch {
+      return undefined;
+    }
+    const tickSize = parseUnits(hash.tick_size ?? '');
+    const minOrderSize = parseUnits(hash.min_order_size ?? '');
+    if (tickSize === null || minOrderSize === null) return undefined;
+    return { negRisk: hash.neg_risk === 'true', acceptingOrders: hash.accepting_orders === 'true', tickSize, minOrderSize };
   }
 
   async negRisk(input: unknown): Promise<{ neg_risk: boolean }> {
@@ -63,24 +87,21 @@ export class HotMetadata {
     const checked = feeRateRequest.safeParse(input);
     if (!checked.success) throw ApiError.of('invalid_request', describeIssues(checked.error));
     const tokenId = checked.data.token_id;
-    const cached = await this.read(() =>
-      tokenId === undefined
-        ? this.resources.redis.get(hotMetadataKeys.defaultFeeRate(this.prefix))
-        : this.resources.redis.hget(hotMetadataKeys.token(this.prefix, tokenId), 'fee_rate'),
-    );
+    const key = tokenId === undefined ? hotMetadataKeys.defaults(this.prefix) : hotMetadataKeys.token(this.prefix, tokenId);
+    const cached = await this.read(key, 'fee_rate');
     return cached === undefined ? this.forward.send('marketdata.fee-rate.v1', input) : (JSON.parse(cached) as FeeRate);
   }
 
   private async field(input: unknown, field: keyof HotMarketFields): Promise<string | undefined> {
     const checked = tokenRequest.safeParse(input);
     if (!checked.success) throw ApiError.of('invalid_request', describeIssues(checked.error));
-    return this.read(() => this.resources.redis.hget(hotMetadataKeys.token(this.prefix, checked.data.token_id), field));
+    return this.read(hotMetadataKeys.token(this.prefix, checked.data.token_id), field);
   }
 
-  /** A Redis read; a miss or a failure (logged) sends the caller to market-data instead. */
-  private async read(get: () => Promise<string | null>): Promise<string | undefined> {
+  /** A field of a hot hash; a miss or a Redis failure (logged) sends the caller to market-data instead. */
+  private async read(key: string, field: string): Promise<string | undefined> {
     try {
-      return (await get()) ?? undefined;
+      return (await this.cache.hash(key))[field];
     } catch (error) {
       logger.warn(`hot metadata read failed, asking market-data: ${String(error)}`);
       return undefined;

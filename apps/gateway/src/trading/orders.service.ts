@@ -55,7 +55,7 @@ export class OrdersService {
   }
 
   private async place(caller: ApiCaller, bodies: unknown[]): Promise<OrderResult[]> {
-    const checked = bodies.map((body) => this.verifier.check(body));
+    const checked = await Promise.all(bodies.map((body) => this.verifier.check(body)));
     const verified = checked.flatMap((c) => ('verified' in c ? [c.verified] : []));
     const answered = verified.length ? await this.forward('matching.orders.place.v1', { caller, orders: verified }) : [];
     let next = 0;

@@ -46,6 +46,6 @@ export class HotMetadataWriter {
   }
 
   async writeDefaultFeeRate(): Promise<void> {
-    await this.redis.client.set(hotMetadataKeys.defaultFeeRate(this.prefix), JSON.stringify(feeRateOf(DEFAULT_FEE_SCHEDULE, '')));
+    await this.redis.client.hset(hotMetadataKeys.defaults(this.prefix), { fee_rate: JSON.stringify(feeRateOf(DEFAULT_FEE_SCHEDULE, '')) });
   }
 }

@@ -66,7 +66,7 @@ describe('market-data (real PostgreSQL, Redis, NATS and JetStream)', () => {
     expect(token).toMatchObject({ condition_id: cid, outcome_index: '1', tick_size: '0.01', min_order_size: '5', neg_risk: 'true', accepting_orders: 'true' });
     expect(JSON.parse(token.fee_rate!)).toMatchObject({ base_fee: 400, fd: { r: 0.04, e: 1, to: true } });
     expect(await md.redis.hget(hotMetadataKeys.market(md.prefix, cid), 'token_ids')).toBe(`${yes},${no}`);
-    expect(JSON.parse((await md.redis.get(hotMetadataKeys.defaultFeeRate(md.prefix)))!)).toMatchObject({ base_fee: 0 });
+    expect(JSON.parse((await md.redis.hget(hotMetadataKeys.defaults(md.prefix), 'fee_rate'))!)).toMatchObject({ base_fee: 0 });
   });
 
   it('answers per-token lookups and refuses unknown tokens and bad input', async () => {

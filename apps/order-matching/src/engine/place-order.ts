@@ -1,4 +1,13 @@
-import { formatUnits, rejectedOrderResult, type Caller, type OrderResult, type VerifiedOrder } from '@exchange/contracts';
+import {
+  formatUnits,
+  readOrderTerms,
+  rejectionResult,
+  Rejections,
+  type Caller,
+  type OrderResult,
+  type Rejection,
+  type VerifiedOrder,
+} from '@exchange/contracts';
 import { Side, type Fill, type TimeInForce } from '../core';
 import { bookSide, flipFor, SHARE_STEP, valueOf } from './book-terms';
 import { recordBookChanges, recordOrderEvent, recordTradeEvent } from './engine-events';
@@ -6,17 +15,11 @@ import type { EngineState } from './engine-state';
 import { maxFeeFor, rateBps } from './fees';
 import { COLLATERAL } from './ledger';
 import type { MakerFill, OrderState, TradeRecord } from './model';
-import { readOrderTerms } from './order-terms';
-import { Rejections, type Rejection } from './rejections';
 import { settleFill } from './settlement';
 
 const TIF: Record<string, TimeInForce> = { GTC: 'GTC', GTD: 'GTC', FOK: 'FOK', FAK: 'FAK' };
 const MIN_GTD_LEAD_SECONDS = 60;
 const fills: Fill[] = [];
-
-export function rejectionResult(orderId: string, rejection: Rejection): OrderResult {
-  return rejectedOrderResult(orderId, rejection.code, rejection.message, rejection.retryAfterSeconds);
-}
 
 /** Who may place this order: the API key's owner, signing for its own address or its deposit wallet. */
 function checkIdentity(caller: Caller, verified: VerifiedOrder): Rejection | undefined {

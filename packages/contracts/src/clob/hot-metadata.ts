@@ -1,7 +1,8 @@
 /**
  * The hot market metadata market-data keeps in Redis, read by the gateway (order pre-checks,
  * `/tick-size`, `/neg-risk`, `/fee-rate`). One hash per token and one per condition id, with the same
- * fields; all values are strings. The prefix is the deployment's REDIS_KEY_PREFIX.
+ * fields; all values are strings. The prefix is the deployment's REDIS_KEY_PREFIX. Every key under
+ * `{prefix}:md:` is a hash: the gateway keeps a local copy of them, invalidated by Redis.
  */
 export interface HotMarketFields {
   condition_id: string;
@@ -24,8 +25,10 @@ export const hotMetadataKeys = {
    * market-data after every batch of book events: the gateway serves them as they are.
    */
   quote: (prefix: string, tokenId: string) => `${prefix}:md:quote:${tokenId}`,
-  /** The `/fee-rate` answer without a token (the default schedule), as JSON. */
-  defaultFeeRate: (prefix: string) => `${prefix}:md:fee-rate:default`,
+  /** What holds for every market: `fee_rate` is the `/fee-rate` answer without a token (JSON). */
+  defaults: (prefix: string) => `${prefix}:md:defaults`,
+  /** The prefix of every key above: the gateway's local copy tracks writes under it. */
+  all: (prefix: string) => `${prefix}:md:`,
 };
 
 /** Fields of a token's quote hash: the JSON bodies of `/book`, `/price` (per side) and `/midpoint`. */

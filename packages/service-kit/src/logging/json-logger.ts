@@ -1,5 +1,9 @@
 import type { LoggerService, LogLevel } from '@nestjs/common';
+import { batchedStdout } from './batched-stdout';
 import { currentRequestId } from './request-context';
+
+/** One batched stdout for every logger of the process. */
+const stdoutLines = batchedStdout();
 
 const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 type Level = (typeof LEVELS)[number];
@@ -11,7 +15,7 @@ export class JsonLogger implements LoggerService {
   constructor(
     private readonly service: string,
     level: Level = 'info',
-    private readonly sink: (line: string) => void = (line) => process.stdout.write(line + '\n'),
+    private readonly sink: (line: string) => void = stdoutLines,
   ) {
     this.threshold = LEVELS.indexOf(level);
   }

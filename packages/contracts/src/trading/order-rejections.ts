@@ -1,3 +1,5 @@
+import { rejectedOrderResult, type OrderResult } from './resources';
+
 /**
  * In-band order rejections with the upstream error texts and codes (UPSTREAM.md section 3), so that
  * clients that match on them keep working.
@@ -50,3 +52,8 @@ export const Rejections = {
   owner: () => reject('INVALID_ORDER_ERROR', 'the order owner has to be the owner of the API KEY'),
   signer: () => reject('INVALID_ORDER_ERROR', 'the order signer address has to be the address of the API KEY'),
 } as const;
+
+/** The order result of a rejected order. */
+export function rejectionResult(orderId: string, rejection: Rejection): OrderResult {
+  return rejectedOrderResult(orderId, rejection.code, rejection.message, rejection.retryAfterSeconds);
+}

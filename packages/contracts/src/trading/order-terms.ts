@@ -1,7 +1,6 @@
-import type { SignedOrder } from '@exchange/contracts';
-import { formatUnits } from '@exchange/contracts';
-import { MICRO } from './book-terms';
-import { Rejections, type Rejection } from './rejections';
+import { formatUnits, UNIT as MICRO } from '../common/decimal';
+import { Rejections, type Rejection } from './order-rejections';
+import type { SignedOrder } from './order-submission';
 
 const CENT_SHARE = 10_000; // 0.01 share or 0.01 collateral
 const HUNDREDTH_CENT = 100; // 4 decimals
@@ -19,7 +18,8 @@ export interface OrderTerms {
 /**
  * Reads a signed order's amounts (CTF exchange convention: BUY makerAmount = collateral, takerAmount =
  * shares; SELL the other way round) into shares, collateral and a limit price, and checks precision,
- * tick grid and minimum size (docs/orders.md).
+ * tick grid and minimum size (docs/orders.md). The engine decides; the gateway runs the same checks
+ * on its copy of the market's settings to refuse bad orders early.
  */
 export function readOrderTerms(
   orderId: string,

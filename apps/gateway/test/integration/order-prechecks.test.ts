@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { privateKeyToAccount } from 'viem/accounts';
+import { EXCHANGE_V2_CONTRACTS, orderV2Digest, type OrderV2 } from '@exchange/chain';
+import { hotMetadataKeys } from '@exchange/contracts';
+import { l1Headers, l2Headers, newWallet, startAuthGateway, type AuthGateway, type Credentials, type TestWallet } from '../support/auth-harness';
+
+const ZERO32 = `0x${'0'.repeat(64)}`;
+const STANDARD_TOKEN = '1001';
+const NEG_RISK_TOKEN = '2002';
+const CLOSED_TOKEN = '3003';
+const UNKNOWN_TOKEN = '4004';
+
+/**
+ * The gateway checks orders against the hot market metadata in Redis before they go to the engine.
+ * No order-matching runs here: an order the gateway lets through finds nobody on NATS and is answered
+ * 425 (engine restarting), so the status tells which orders were stopped at the edge.
+ */
+describe('order pre-checks on the hot market metadata', () => {
+  let gw: AuthGateway;
+  let redis: Redis;
+  let wallet: TestWallet;
+  let credentials: Credentials;
+
+  const settings = (negRisk: boolean, acceptingOrders = true) => ({
+    tick_size: '0.01',
+    min_order_size: '5',
+    neg_risk: String(negRisk),
+    accepting_orders: String(acceptingOrders),
+    fee_rate: '{}',
+  });
+
+  beforeAll(async () => {
+    gw = await startAuthGateway('prechk');
+    redis = new Redis(gw.env.REDIS_URL);
+    const prefix = gw.env.REDIS_KEY_PREFIX;
+    await redis.hset(hotMetadataKeys.token(prefix, STANDARD_TOKEN), settings(false));
+    await redis.hset(hotMetadataKeys.token(prefix, NEG_RISK_TOKEN), settings(true));
+    await redis.hset(hotMetadataKeys.token(prefix, CLOSED_TOKEN), settings(false, false));
+    wallet = newWallet();
+    const derived = await fetch(`${gw.clob}/auth/derive-api-key`, { headers: await l1Headers(wallet) });
+    credentials = (await derived.json()) as Credentials;
+  });
+
+  afterAll(async () => {
+    const keys = await redis.keys(`${gw.env.REDIS_KEY_PREFIX}:*`);
+    if (keys.length > 0) await redis.del(...keys);
+    await redis.quit();
+    await gw.close();
+  });
+
+  /** A GTC BUY of `shares` for `collateral` (base units), signed for `exchange`. */
+  async function place(tokenId: string, shares: number, collateral: number, exchange: 'standard' | 'negRisk' = 'standard') {
+    const order: OrderV2 = {
+      salt: randomBytes(6).readUIntBE(0, 6),
+      maker: wallet.address,
+      signer: wallet.address,
+      tokenId,
+      makerAmount: String(collateral),
+      takerAmount: String(shares),
+      side: 'BUY',
+      signatureType: 0,
+      timestamp: String(Date.now()),
+      metadata: ZERO32,
+      builder: ZERO32,
+    };
+    const digest = orderV2Digest(order, { chainId: 137, verifyingContract: EXCHANGE_V2_CONTRACTS[exchange] });
+    const signature = await privateKeyToAccount(wallet.key).sign({ hash: `0x${Buffer.from(digest).toString('hex')}` });
+    const body = JSON.stringify({ order: { ...order, expiration: '0', signature }, owner: credentials.apiKey, orderType: 'GTC' });
+    const headers = { ...l2Headers(credentials, wallet.address, { method: 'POST', path: '/order', body }), 'content-type': 'application/json' };
+    const response = await fetch(`${gw.clob}/order`, { method: 'POST', headers, body });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  it('refuses off-grid prices and sizes under the minimum with the engine texts, without asking the engine', async () => {
+    const offGrid = await place(STANDARD_TOKEN, 10_000_000, 5_050_000);
+    expect(offGrid).toMatchObject({
+      status: 400,
+      body: { success: false, code: 'INVALID_ORDER_MIN_TICK_SIZE', errorMsg: expect.stringMatching(/Price \(0\.505\) breaks minimum tick size rule: 0\.01$/) },
+    });
+    const small = await place(STANDARD_TOKEN, 4_000_000, 2_000_000);
+    expect(small).toMatchObject({ status: 400, body: { code: 'INVALID_ORDER_MIN_SIZE', errorMsg: expect.stringMatching(/Size \(4\) lower than the minimum: 5$/) } });
+    expect((await place(CLOSED_TOKEN, 10_000_000, 5_000_000)).body).toMatchObject({ code: 'MARKET_NOT_READY' });
+  });
+
+  it("refuses an order signed for the other exchange than the market's", async () => {
+    const wrong = await place(NEG_RISK_TOKEN, 10_000_000, 5_000_000, 'standard');
+    expect(wrong).toMatchObject({ status: 400, body: { code: 'INVALID_ORDER_ERROR', errorMsg: expect.stringContaining("this market's exchange") } });
+  });
+
+  it('lets good orders through to the engine, and unknown tokens for the engine to judge', async () => {
+    for (const [token, exchange] of [[STANDARD_TOKEN, 'standard'], [NEG_RISK_TOKEN, 'negRisk'], [UNKNOWN_TOKEN, 'standard']] as const) {
+      const passed = await place(token, 10_000_000, 5_000_000, exchange);
+      expect(passed).toMatchObject({ status: 425, body: { code: 'too_early' } });
+    }
+  });
+
+  it('follows a tick size change in Redis', async () => {
+    await redis.hset(hotMetadataKeys.token(gw.env.REDIS_KEY_PREFIX, STANDARD_TOKEN), { tick_size: '0.001' });
+    for (let i = 0; i < 100 && (await place(STANDARD_TOKEN, 10_000_000, 5_050_000)).status !== 425; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect((await place(STANDARD_TOKEN, 10_000_000, 5_050_000)).status).toBe(425);
+  });
+});
