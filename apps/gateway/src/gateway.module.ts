@@ -23,6 +23,7 @@ import { MoneyAdminController } from './trading/money.controller';
 import { OrdersController } from './trading/orders.controller';
 import { OrdersService } from './trading/orders.service';
 import { OrderVerifier } from './trading/order-verifier.service';
+import { PlaceBatcher } from './trading/place-batcher';
 
 /** Which controllers each surface serves; the combined surface serves them all. */
 const CONTROLLERS: Record<Exclude<Surface, 'combined'>, Type<unknown>[]> = {
@@ -72,6 +73,7 @@ export class GatewayModule {
         { provide: APP_FILTER, useClass: ErrorBodyFilter },
         Forwarder,
         OrderVerifier,
+        PlaceBatcher,
         OrdersService,
         AdminTokenGuard,
         HotMetadata,

@@ -109,7 +109,7 @@ export const rpcContract = {
     response: {} as { history: Record<string, HistoryPoint[]> },
   },
   'marketdata.admin.rewards.set.v1': { request: setRewardsRequest, response: {} as { condition_id: string; rewards: Rewards } },
-  'matching.orders.place.v1': { request: placeOrdersRequest, response: {} as OrderResult[] },
+  'matching.orders.place.v1': { request: placeOrdersRequest, response: {} as OrderResult[][] },
   'matching.orders.cancel.v1': { request: cancelOrdersRequest, response: {} as CancelResult },
   'matching.orders.cancel-all.v1': { request: cancelAllRequest, response: {} as CancelResult },
   'matching.orders.cancel-market.v1': { request: cancelMarketRequest, response: {} as CancelResult },

@@ -5,6 +5,7 @@ import type { ApiCaller } from '../auth/api-caller';
 import { ApiError } from '../http/api-error';
 import { Forwarder } from '../http/forwarder.service';
 import { OrderVerifier } from './order-verifier.service';
+import { PlaceBatcher } from './place-batcher';
 
 /** A rejected single order answers with the order result and the error body in one object. */
 type RejectedOrder = OrderResult & { error: string };
@@ -14,6 +15,7 @@ export class OrdersService {
   constructor(
     private readonly forwarder: Forwarder,
     private readonly verifier: OrderVerifier,
+    private readonly batcher: PlaceBatcher,
   ) {}
 
   /**
@@ -42,23 +44,28 @@ export class OrdersService {
     return this.forward('matching.orders.cancel.v1', { caller, orderIds: ids });
   }
 
-  /** Requests to the matching engine; while it restarts nobody answers, which upstream reports as 425. */
-  async forward<S extends RpcSubject>(subject: S, payload: unknown): Promise<RpcResponse<S>> {
-    try {
-      return await this.forwarder.send(subject, payload);
-    } catch (error) {
-      if (error instanceof ApiError && error.body.code === 'service_unavailable') {
-        throw ApiError.of('too_early', 'the matching engine is restarting; retry shortly', 1);
-      }
-      throw error;
-    }
+  /** Requests to the matching engine. */
+  forward<S extends RpcSubject>(subject: S, payload: unknown): Promise<RpcResponse<S>> {
+    return whileEngineRestarts(this.forwarder.send(subject, payload));
   }
 
   private async place(caller: ApiCaller, bodies: unknown[]): Promise<OrderResult[]> {
     const checked = await Promise.all(bodies.map((body) => this.verifier.check(body)));
     const verified = checked.flatMap((c) => ('verified' in c ? [c.verified] : []));
-    const answered = verified.length ? await this.forward('matching.orders.place.v1', { caller, orders: verified }) : [];
+    const answered = verified.length ? await whileEngineRestarts(this.batcher.place({ caller, orders: verified })) : [];
     let next = 0;
     return checked.map((c) => ('verified' in c ? answered[next++]! : c.failed));
+  }
+}
+
+/** While the matching engine restarts nobody answers, which upstream reports as 425. */
+async function whileEngineRestarts<T>(answer: Promise<T>): Promise<T> {
+  try {
+    return await answer;
+  } catch (error) {
+    if (error instanceof ApiError && error.body.code === 'service_unavailable') {
+      throw ApiError.of('too_early', 'the matching engine is restarting; retry shortly', 1);
+    }
+    throw error;
   }
 }

@@ -31,7 +31,9 @@ export class MatchingConsumer implements OnApplicationBootstrap, OnApplicationSh
   private done?: Promise<void>;
   private timer?: NodeJS.Timeout;
   private savedChanges = -1;
-  private pending: JsMsg[] = [];
+  /** The last applied message not acknowledged yet, and how many are applied since the last ack. */
+  private unacked?: JsMsg;
+  private unackedCount = 0;
   private rows: PriceRow[] = [];
   private resolved = new Set<string>();
   /** Markets whose book, last trade or resolution changed since the last flush. */
@@ -61,6 +63,7 @@ export class MatchingConsumer implements OnApplicationBootstrap, OnApplicationSh
       filter: 'matching.evt.>',
       startSeq: saved ? saved.streamSeq + 1 : undefined,
       restart: true,
+      ackAll: true,
     });
     this.messages = feed.messages;
     let caughtUp!: () => void;
@@ -69,8 +72,9 @@ export class MatchingConsumer implements OnApplicationBootstrap, OnApplicationSh
     this.done = (async () => {
       for await (const message of feed.messages) {
         await this.handle(message);
-        this.pending.push(message);
-        if (message.info.pending === 0 || this.pending.length >= FLUSH_EVERY) {
+        this.unacked = message;
+        this.unackedCount++;
+        if (message.info.pending === 0 || this.unackedCount >= FLUSH_EVERY) {
           await this.flush();
           if (message.info.pending === 0) caughtUp();
         }
@@ -151,9 +155,11 @@ export class MatchingConsumer implements OnApplicationBootstrap, OnApplicationSh
     this.rows = [];
     this.resolved.clear();
     this.changed.clear();
-    const last = this.pending[this.pending.length - 1];
-    this.pending.forEach((m) => m.ack());
-    this.pending = [];
+    const last = this.unacked;
+    // The consumer acknowledges cumulatively: the last message stands for the whole batch.
+    last?.ack();
+    this.unacked = undefined;
+    this.unackedCount = 0;
     if (last) this.books.streamSeq = Math.max(this.books.streamSeq, last.seq);
   }
 

@@ -8,10 +8,15 @@ import { EngineService } from '../engine-host/engine.service';
 export class OrdersService {
   constructor(private readonly engine: EngineService) {}
 
-  /** Each order gets its own result; one failure leaves the others unaffected. */
-  async place(request: PlaceOrdersRequest): Promise<Reply<OrderResult[]>> {
-    const { value, batchId } = await this.engine.run((state, now) => request.orders.map((order) => placeOrder(state, request.caller, order, now)));
-    for (const result of value) if (result.tradeIDs.length) result.transactionsHashes = [batchId];
+  /**
+   * Each order gets its own result, one list per placement; one failure leaves the others unaffected.
+   * The placements of one message are one command: they commit together.
+   */
+  async place(request: PlaceOrdersRequest): Promise<Reply<OrderResult[][]>> {
+    const { value, batchId } = await this.engine.run((state, now) =>
+      request.placements.map(({ caller, orders }) => orders.map((order) => placeOrder(state, caller, order, now))),
+    );
+    for (const result of value.flat()) if (result.tradeIDs.length) result.transactionsHashes = [batchId];
     return ok(value);
   }
 

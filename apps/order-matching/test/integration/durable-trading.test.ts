@@ -21,7 +21,7 @@ describe('order-matching on real PostgreSQL and NATS', () => {
   afterAll(() => om.stop());
 
   const place = async (caller: typeof alice, order: ReturnType<typeof anOrder>): Promise<OrderResult> =>
-    (await om.data('matching.orders.place.v1', { caller, orders: [order] }))[0]!;
+    (await om.data('matching.orders.place.v1', { placements: [{ caller, orders: [order] }] }))[0]![0]!;
 
   it('trades, answers after the commit, and keeps everything across a restart', async () => {
     await om.data('matching.admin.deposit.v1', { address: alice.address, amount: '100' });
@@ -36,12 +36,19 @@ describe('order-matching on real PostgreSQL and NATS', () => {
     const cross = await place(bob, anOrder(bob, { token: YES, side: 'BUY', price: '0.61', size: '15' }));
     expect(cross).toMatchObject({ success: true, status: 'matched', takingAmount: '15', tradeIDs: [expect.any(String)] });
     expect(cross.transactionsHashes).toEqual([expect.stringMatching(/^0x[0-9a-f]{64}$/)]);
-    // A batch of orders: each gets its own result, a bad one does not stop the others.
-    const batch = await om.data('matching.orders.place.v1', {
-      caller: bob,
-      orders: [anOrder(bob, { token: NO, side: 'BUY', price: '0.30', size: '5' }), anOrder(bob, { token: NO, side: 'BUY', price: '0.305', size: '5' })],
+    // Placements of two callers in one message, one of them a batch: each order gets its own result
+    // in its own placement's list, a bad one does not stop the others.
+    const [bobs, alices] = await om.data('matching.orders.place.v1', {
+      placements: [
+        {
+          caller: bob,
+          orders: [anOrder(bob, { token: NO, side: 'BUY', price: '0.30', size: '5' }), anOrder(bob, { token: NO, side: 'BUY', price: '0.305', size: '5' })],
+        },
+        { caller: alice, orders: [anOrder(bob, { token: NO, side: 'BUY', price: '0.30', size: '5' })] },
+      ],
     });
-    expect(batch.map((r) => r.success)).toEqual([true, false]);
+    expect(bobs!.map((r) => r.success)).toEqual([true, false]);
+    expect(alices).toEqual([expect.objectContaining({ success: false, code: 'INVALID_ORDER_ERROR' })]);
 
     const trades = await om.data('matching.trades.list.v1', { caller: bob });
     expect(trades.data).toHaveLength(1);

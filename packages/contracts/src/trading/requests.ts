@@ -20,9 +20,27 @@ export const verifiedOrder = z.object({
 });
 export type VerifiedOrder = z.output<typeof verifiedOrder>;
 
-export const placeOrdersRequest = z.object({
+/** The orders of one client request (`POST /order` or `POST /orders`). */
+export const orderPlacement = z.object({
   caller,
   orders: z.array(verifiedOrder).min(1).max(MAX_BATCH_ORDERS),
+});
+export type OrderPlacement = z.output<typeof orderPlacement>;
+
+/**
+ * Orders in one NATS message at most (about 700 bytes each, well under NATS's 1 MB message limit).
+ * The gateway sends the client requests of one turn of its event loop together.
+ */
+export const MAX_ORDERS_PER_MESSAGE = 500;
+
+/** Client requests placed together; the answer is each one's results, in the order given. */
+export const placeOrdersRequest = z.object({
+  placements: z
+    .array(orderPlacement)
+    .min(1)
+    .refine((placements) => placements.reduce((n, p) => n + p.orders.length, 0) <= MAX_ORDERS_PER_MESSAGE, {
+      message: `at most ${MAX_ORDERS_PER_MESSAGE} orders per message`,
+    }),
 });
 export type PlaceOrdersRequest = z.output<typeof placeOrdersRequest>;
 

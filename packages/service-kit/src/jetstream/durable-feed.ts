@@ -16,12 +16,17 @@ export interface FeedOptions {
    */
   startSeq?: number;
   restart: boolean;
+  /**
+   * Acknowledge a message and all before it at once (AckPolicy.All): for a consumer that applies
+   * messages in batches and acknowledges the last of each, one ack instead of one per message.
+   */
+  ackAll?: boolean;
 }
 
 /** Consumers of replicas that are gone are removed by the server after this long. */
 const INACTIVE_THRESHOLD_MS = 60 * 60 * 1_000;
 
-/** A durable JetStream consumer with explicit acks, and how many messages wait for it now. */
+/** A durable JetStream consumer with explicit acks (or cumulative ones), and how many messages wait for it now. */
 export async function openFeed(
   nc: NatsConnection,
   prefix: string,
@@ -31,7 +36,7 @@ export async function openFeed(
   const jsm = await nc.jetstreamManager();
   const config: Partial<ConsumerConfig> = {
     durable_name: options.durable,
-    ack_policy: AckPolicy.Explicit,
+    ack_policy: options.ackAll ? AckPolicy.All : AckPolicy.Explicit,
     filter_subject: prefixed(prefix, options.filter),
     inactive_threshold: nanos(INACTIVE_THRESHOLD_MS),
     max_ack_pending: 10_000,

@@ -23,7 +23,8 @@ export class MessagingModule {
       module: MessagingModule,
       providers: [
         { provide: MESSAGING_ENV, useValue: env },
-        { provide: NATS_CONNECTION, useFactory: () => connect({ servers: env.NATS_URL, name, maxReconnectAttempts: -1 }) },
+        // No async stack traces: the client would build an Error for every request and JetStream publish.
+        { provide: NATS_CONNECTION, useFactory: () => connect({ servers: env.NATS_URL, name, maxReconnectAttempts: -1, noAsyncTraces: true }) },
         {
           provide: RpcClient,
           inject: [NATS_CONNECTION],

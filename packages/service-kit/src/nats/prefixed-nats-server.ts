@@ -21,7 +21,7 @@ export class PrefixedNatsServer extends ServerNats {
   private readonly queue: string;
 
   constructor(options: Options) {
-    super({ servers: options.servers, queue: options.queue, gracefulShutdown: true, gracePeriod: 200 });
+    super({ servers: options.servers, queue: options.queue, gracefulShutdown: true, gracePeriod: 200, noAsyncTraces: true });
     this.prefix = options.prefix;
     this.queue = options.queue;
   }
