@@ -3,12 +3,14 @@
 //
 //   node order-load.mjs [--base http://127.0.0.1:8080] [--rate 2000] [--seconds 10] [--connections 64]
 //
-// Two phases on fresh wallets and a fresh market, both driven by autocannon (its HTTP client costs the
-// shared cores a fraction of what a fetch or undici loop does, so that more of them go to the exchange):
-//   1. fixed rate (autocannon `overallRate`): --rate requests/s spread over --connections for --seconds;
-//      latency percentiles at that load. autocannon measures from the moment a request is sent, so the
-//      achieved rate is printed too: below the target, the stack fell behind and the latency understates;
-//   2. saturation (closed loop): --connections requests always in flight for --seconds; accepted/s.
+// Two phases on fresh wallets and a fresh market:
+//   1. fixed rate (open loop, undici): requests are sent on an even schedule of --rate per second whatever
+//      the answers do, and each latency is measured from the request's scheduled time (no coordinated
+//      omission). autocannon's `overallRate` sends each connection's share in bursts, which measured
+//      the bursts rather than the exchange;
+//   2. saturation (closed loop, autocannon): --connections requests always in flight for --seconds;
+//      accepted/s. autocannon's client costs the shared cores a fraction of an undici loop's CPU.
+// The generator's own CPU in each phase is printed: it shares the two cores with the exchange.
 // Orders are pre-signed (EIP-712 V2 with native secp256k1) so that the generator spends its CPU on HTTP;
 // every request carries fresh L2 HMAC headers. Orders alternate between two traders and rest or cross
 // in about equal parts, so the engine matches, settles and journals real trades. An order is accepted
@@ -68,8 +70,39 @@ async function setUp(count) {
   return orders;
 }
 
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
+
+async function fixedRate(orders) {
+  const total = Math.min(orders.length, RATE * SECONDS);
+  const latencies = [];
+  let accepted = 0;
+  let failed = 0;
+  const start = performance.now();
+  const inflight = [];
+  for (let i = 0; i < total; i++) {
+    const due = start + (i * 1000) / RATE;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    const { trader, creds, body } = orders[i];
+    inflight.push(
+      call('POST', '/order', l2Headers(trader, creds, body, '/order'), body).then(
+        (r) => {
+          latencies.push(performance.now() - due);
+          if (r.status === 200 && r.body.success) accepted++;
+          else failed++;
+        },
+        () => failed++,
+      ),
+    );
+  }
+  await Promise.all(inflight);
+  const elapsed = (performance.now() - start) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { total, accepted, failed, elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies.at(-1) };
+}
+
 /** autocannon on POST /order, each request the next pre-signed order with fresh L2 headers. */
-function load(orders, options) {
+function saturate(orders) {
   let next = 0;
   const setupRequest = (request) => {
     const { trader, creds, body } = orders[next++ % orders.length];
@@ -77,7 +110,7 @@ function load(orders, options) {
   };
   return new Promise((resolve, reject) => {
     autocannon(
-      { url: BASE, connections: CONNECTIONS, duration: SECONDS, requests: [{ method: 'POST', path: '/order', setupRequest }], ...options },
+      { url: BASE, connections: CONNECTIONS, duration: SECONDS, requests: [{ method: 'POST', path: '/order', setupRequest }] },
       (error, result) => (error ? reject(error) : resolve({ result, sent: next })),
     );
   });
@@ -99,19 +132,19 @@ const figures = ({ result, sent, generatorCpuSeconds }) => ({
   perSecond: result['2xx'] / (result.duration || SECONDS),
   p50: result.latency.p50,
   p99: result.latency.p99,
-  max: result.latency.max,
 });
 
 // More orders than a phase can send: each order may be placed once only.
-const fixedOrders = await setUp(Math.ceil(RATE * SECONDS * 1.2));
-console.log(`fixed rate: ${RATE}/s for ${SECONDS} s, ${CONNECTIONS} connections (latency from the send)`);
-const fixed = figures(await measured(() => load(fixedOrders, { overallRate: RATE })));
-console.log(`  sent ${fixed.sent}, accepted ${fixed.accepted} (${fixed.perSecond.toFixed(0)} orders/s), failed ${fixed.failed}`);
-console.log(`  p50 ${fixed.p50} ms  p99 ${fixed.p99} ms  max ${fixed.max} ms; generator CPU ${fixed.generatorCpuSeconds.toFixed(1)} s`);
+const fmt = (ms) => `${ms.toFixed(2)} ms`;
+const fixedOrders = await setUp(RATE * SECONDS);
+console.log(`fixed rate: ${RATE}/s for ${SECONDS} s (open loop, latency from the scheduled send time)`);
+const fixed = await measured(() => fixedRate(fixedOrders));
+console.log(`  sent ${fixed.total}, accepted ${fixed.accepted}, failed ${fixed.failed}, in ${fixed.elapsed.toFixed(2)} s`);
+console.log(`  p50 ${fmt(fixed.p50)}  p99 ${fmt(fixed.p99)}  max ${fmt(fixed.max)}; generator CPU ${fixed.generatorCpuSeconds.toFixed(1)} s`);
 
 const saturationOrders = await setUp(Math.max(20_000, 4_000 * SECONDS));
 console.log(`saturation: ${CONNECTIONS} requests in flight for ${SECONDS} s`);
-const sat = figures(await measured(() => load(saturationOrders, {})));
+const sat = figures(await measured(() => saturate(saturationOrders)));
 if (sat.sent > saturationOrders.length) console.log('  (more requests than pre-signed orders: the repeats were refused as duplicates)');
 console.log(`  accepted ${sat.accepted} (${sat.perSecond.toFixed(0)} orders/s), failed ${sat.failed}`);
 console.log(`  p50 ${sat.p50} ms  p99 ${sat.p99} ms; generator CPU ${sat.generatorCpuSeconds.toFixed(1)} s`);

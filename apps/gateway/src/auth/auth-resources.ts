@@ -36,7 +36,8 @@ export class AuthResources {
     if (env.AUTH_SECRET === DEV_AUTH_SECRET) logger.warn('AUTH_SECRET is the development default: set your own', 'auth');
     if (env.CREDENTIALS_KEY === DEV_CREDENTIALS_KEY) logger.warn('CREDENTIALS_KEY is the development default: set your own', 'auth');
     const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: env.DATABASE_URL }) });
-    const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 1, commandTimeout: 2_000 });
+    // Auto-pipelining: the replay checks of concurrent requests go to Redis in one write.
+    const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 1, commandTimeout: 2_000, enableAutoPipelining: true });
     let lastError = '';
     redis.on('error', (error: Error) => {
       // One line per distinct failure, not one per reconnection attempt.

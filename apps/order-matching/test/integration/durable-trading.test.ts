@@ -49,6 +49,14 @@ describe('order-matching on real PostgreSQL and NATS', () => {
     });
     expect(bobs!.map((r) => r.success)).toEqual([true, false]);
     expect(alices).toEqual([expect.objectContaining({ success: false, code: 'INVALID_ORDER_ERROR' })]);
+    // One message holds at most MAX_ORDERS_PER_MESSAGE orders.
+    const order = anOrder(bob, { token: NO, side: 'BUY', price: '0.30', size: '5' });
+    const placements = Array.from({ length: 34 }, () => ({ caller: bob, orders: Array.from({ length: 15 }, () => order) }));
+    expect(await om.request('matching.orders.place.v1', { placements })).toMatchObject({
+      ok: false,
+      status: 400,
+      body: { code: 'invalid_request', error: expect.stringContaining('at most 500 orders per message') },
+    });
 
     const trades = await om.data('matching.trades.list.v1', { caller: bob });
     expect(trades.data).toHaveLength(1);
