@@ -9,10 +9,9 @@
 // /book and GET /price (side=BUY):
 //   1. saturation (closed loop): --connections requests always in flight for --seconds: requests/s and
 //      latency percentiles;
-//   2. fixed rate (autocannon `overallRate`): --rate requests/s spread over the connections for
-//      --seconds: latency percentiles at that load. autocannon measures from the moment a request is
-//      sent, so this is not free of coordinated omission; enough connections are open that a request
-//      rarely waits for one.
+//   2. fixed rate (open loop, open-loop.mjs): --rate requests/s on an even schedule over up to
+//      --connections connections for --seconds: latency percentiles at that load, measured from each
+//      request's scheduled time.
 // The targets take turns for --rounds rounds (after a 2 s warm-up each), so that a slow moment of the
 // shared machine does not fall on one of them only; the medians and the ratio of the stack's median
 // requests/s to the bare route's are printed for each route.
@@ -20,6 +19,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import autocannon from 'autocannon';
+import { httpRequest, openLoop } from './open-loop.mjs';
 import { credentials, l2Headers, orderBody, wallet } from './trading-client.mjs';
 
 const require = createRequire(import.meta.url);
@@ -102,6 +102,17 @@ const figures = (r) => ({
   errors: r.errors + r.timeouts + (r.non2xx ?? 0),
 });
 
+/** The fixed-rate run of a GET: latency from each request's scheduled time. */
+async function fixedRate(url) {
+  const { origin, pathname, search } = new URL(url);
+  const request = httpRequest(origin, 'GET', pathname + search);
+  const r = await openLoop({ url: origin, rate: RATE, seconds: SECONDS, connections: CONNECTIONS, nextRequest: () => request });
+  const ok = r.statuses[200] ?? 0;
+  return { rps: Math.round(ok / r.elapsed), p50: round(r.p50), p99: round(r.p99), errors: r.sent - ok };
+}
+
+const round = (ms) => Math.round(ms * 10) / 10;
+
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function main() {
@@ -121,7 +132,7 @@ async function main() {
     for (let round = 1; round <= ROUNDS; round++) {
       for (const [i, [name, url]] of targets.entries()) {
         const saturated = figures(await run(url, {}));
-        const fixed = figures(await run(url, { overallRate: RATE }));
+        const fixed = await fixedRate(url);
         rounds[i].push({ saturated, fixed });
         console.log(
           `round ${round} ${name.padEnd(36)} saturated ${String(saturated.rps).padStart(6)} req/s p50 ${saturated.p50} ms p99 ${saturated.p99} ms` +
