@@ -40,7 +40,7 @@ const CONTROLLERS: Record<Exclude<Surface, 'combined'>, Type<unknown>[]> = {
   data: [],
 };
 
-/** The surfaces that serve the hot reads (registered on Fastify directly: hot-routes.ts). */
+/** The surfaces that serve the hot reads (answered in front of Fastify: hot-lane.ts). */
 export function servesHotReads(surface: Surface): boolean {
   return surface === 'combined' || surface === 'clob';
 }

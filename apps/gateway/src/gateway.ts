@@ -1,11 +1,12 @@
+import { createServer } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, FastifyServerFactoryHandler } from 'fastify';
 import { connect, type NatsConnection } from 'nats';
 import { assertNativeKeccak, assertNativeSecp256k1 } from '@exchange/chain';
 import { hotMetadataKeys } from '@exchange/contracts';
-import { JsonLogger, RpcClient } from '@exchange/service-kit';
+import { JsonLogger, requestContext, RpcClient } from '@exchange/service-kit';
 import { AuthResources } from './auth/auth-resources';
 import { keepRawJsonBody } from './auth/raw-json-body';
 import type { GatewayEnv } from './config';
@@ -14,7 +15,7 @@ import { sendFailure, toFailure } from './http/error-body.filter';
 import { requestIdOf, setUpFastify } from './http/fastify-setup';
 import { HotCache } from './market-data/hot-cache';
 import { HotMetadata } from './market-data/hot-metadata.service';
-import { registerHotRoutes } from './market-data/hot-routes';
+import { hotLane, type HotLane } from './market-data/hot-lane';
 import type { Surface } from './surfaces';
 
 export interface RunningGateway {
@@ -24,7 +25,10 @@ export interface RunningGateway {
 }
 
 async function startSurface(surface: Surface, port: number, env: GatewayEnv, shared: SharedResources, logger: JsonLogger) {
+  // Set once the app is up; requests it does not take (and all of them while closing) go to Fastify.
+  let lane: HotLane | undefined;
   const adapter = new FastifyAdapter({
+    serverFactory: (handler: FastifyServerFactoryHandler) => createServer((request, response) => lane?.(request, response) || handler(request, response)),
     bodyLimit: env.BODY_LIMIT,
     genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => requestIdOf(request.headers['x-request-id']),
     return503OnClosing: true,
@@ -40,10 +44,17 @@ async function startSurface(surface: Surface, port: number, env: GatewayEnv, sha
   await app.init();
   const fastify = app.getHttpAdapter().getInstance();
   keepRawJsonBody(fastify);
-  setUpFastify(fastify, (line) => {
+  const accessLog = (line: object) => {
     if (env.ACCESS_LOG) logger.log({ surface, ...line }, 'access');
-  });
-  if (servesHotReads(surface)) registerHotRoutes(fastify, app.get(HotMetadata));
+  };
+  setUpFastify(fastify, accessLog);
+  if (servesHotReads(surface)) {
+    lane = hotLane(app.get(HotMetadata), (requestId, line) => requestContext.run({ requestId }, accessLog, line));
+    fastify.addHook('preClose', (done) => {
+      lane = undefined;
+      done();
+    });
+  }
   await app.listen(port, env.HOST);
   const address = app.getHttpServer().address();
   return { app, port: typeof address === 'object' && address ? address.port : port };

@@ -5,7 +5,7 @@ type QueryString = Record<string, string | string[]>;
 
 /**
  * Books and prices (market-data): answered from its in-memory books; price history from its database.
- * `/book`, `/price` and `/midpoint` are hot routes (hot-routes.ts), answered from Redis.
+ * `/book`, `/price` and `/midpoint` are answered in front of Fastify (hot-lane.ts), from Redis.
  */
 @Controller()
 export class BooksController {

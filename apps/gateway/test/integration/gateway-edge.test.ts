@@ -105,6 +105,32 @@ describe('gateway edge (real NATS, no services)', () => {
     expect(Date.now() - started).toBeLessThan(1_500);
   });
 
+  it('answers the hot reads in front of Fastify with the same request id, error body and bounds', async () => {
+    const missing = await get('/book?token_id=123', { headers: { 'x-request-id': 'trace-book-7' } });
+    expect(missing.status).toBe(503);
+    expect(missing.headers.get('x-request-id')).toBe('trace-book-7');
+    expect(missing.headers.get('retry-after')).toBe('1');
+    expect(await missing.json()).toMatchObject({ code: 'service_unavailable', retry_after_seconds: 1 });
+
+    const head = await get('/tick-size/123', { method: 'HEAD' });
+    expect(head.status).toBe(503);
+    expect(head.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await head.text()).toBe('');
+
+    for (const path of ['/book?token_id=0xabc', '/book?token_id=1&token_id=2', '/price?token_id=1', '/tick-size/%ZZ', '/fee-rate?token_id=-1', '/neg-risk']) {
+      const response = await get(path);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ error: expect.any(String), code: 'invalid_request' });
+    }
+    // Paths the lane does not own go on to Fastify's router.
+    for (const path of ['/book/', '/tick-size/1/2', '/bookx?token_id=1']) {
+      const response = await get(path);
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual({ error: 'no such route', code: 'route_not_found' });
+    }
+    expect((await get('/book?token_id=1', { method: 'DELETE' })).status).toBe(404);
+  });
+
   it('refuses the operator API without the bearer token', async () => {
     for (const authorization of [undefined, 'Bearer wrong', `bearer ${ADMIN_TOKEN}`, ADMIN_TOKEN]) {
       const response = await get('/admin/events', {
