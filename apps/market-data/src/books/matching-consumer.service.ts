@@ -1,13 +1,21 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { ConsumerMessages, JsMsg, NatsConnection } from 'nats';
-import { MATCHING_STREAM, MATCHING_SUBJECTS, type BookEvent, type MarketStateEvent, type TradeEvent } from '@exchange/contracts';
+import {
+  eventPosition,
+  MATCHING_BATCH_SUBJECT,
+  MATCHING_STREAM,
+  type BookEvent,
+  type MatchingEvent,
+  type MatchingEventBatch,
+  type TradeEvent,
+} from '@exchange/contracts';
 import { NATS_CONNECTION } from '@exchange/service-kit';
 import { MARKET_DATA_ENV, type MarketDataEnv } from '../config';
 import { PriceHistoryRepository, type PriceRow } from '../history/price-history.repository';
 import { CatalogConsumer } from '../markets/catalog-consumer.service';
 import { MarketRegistry } from '../markets/market-registry';
 import { SnapshotRepository } from '../streams/snapshot.repository';
-import { openFeed, unprefixed } from '@exchange/service-kit';
+import { openFeed } from '@exchange/service-kit';
 import { MarketBooks, type BooksState } from './market-books';
 import { QuoteWriter } from './quote-writer';
 import { yesTermsOf } from './token-view';
@@ -60,7 +68,7 @@ export class MatchingConsumer implements OnApplicationBootstrap, OnApplicationSh
     const feed = await openFeed(this.nc, this.env.NATS_PREFIX, {
       stream: MATCHING_STREAM,
       durable: `${this.env.CONSUMER_NAME}-matching`,
-      filter: 'matching.evt.>',
+      filter: MATCHING_BATCH_SUBJECT,
       startSeq: saved ? saved.streamSeq + 1 : undefined,
       restart: true,
       ackAll: true,
@@ -98,20 +106,37 @@ export class MatchingConsumer implements OnApplicationBootstrap, OnApplicationSh
     await this.saveSnapshot();
   }
 
+  /** Applies a batch's events in order; a malformed message or event must not stop the feed: it is logged and skipped. */
   private async handle(message: JsMsg): Promise<void> {
-    const subject = unprefixed(this.env.NATS_PREFIX, message.subject);
+    let events: MatchingEvent[];
     try {
-      if (subject === MATCHING_SUBJECTS.book) this.applyBook(message.json<BookEvent>());
-      else if (subject === MATCHING_SUBJECTS.trade) await this.applyTrade(message.json<TradeEvent>(), message.seq);
-      else if (subject === MATCHING_SUBJECTS.resolved) {
-        const event = message.json<MarketStateEvent>();
-        this.books.applyResolution(event);
-        this.resolved.add(event.conditionId);
-        this.changed.add(event.conditionId.toLowerCase());
-      }
+      events = message.json<MatchingEventBatch>().events;
+      if (!Array.isArray(events)) throw new Error('no events');
     } catch (error) {
-      // A malformed message must not stop the feed; it is logged and skipped.
-      this.logger.error(error instanceof Error ? error : String(error), `${subject} #${message.seq} not applied`);
+      this.logger.error(error instanceof Error ? error : String(error), `message #${message.seq} not applied`);
+      return;
+    }
+    for (const [index, event] of events.entries()) {
+      try {
+        await this.apply(event, eventPosition(message.seq, index));
+      } catch (error) {
+        this.logger.error(error instanceof Error ? error : String(error), `event ${index} of message #${message.seq} not applied`);
+      }
+    }
+  }
+
+  private async apply(event: MatchingEvent, position: number): Promise<void> {
+    switch (event.type) {
+      case 'book':
+        return this.applyBook(event.data);
+      case 'trade':
+        return this.applyTrade(event.data, position);
+      case 'market-resolved':
+        this.books.applyResolution(event.data);
+        this.resolved.add(event.data.conditionId);
+        this.changed.add(event.data.conditionId.toLowerCase());
+        return;
+      // Order events are for the traders' own views (portfolio, user channels), not for market data.
     }
   }
 
@@ -123,7 +148,7 @@ export class MatchingConsumer implements OnApplicationBootstrap, OnApplicationSh
     }
   }
 
-  private async applyTrade(event: TradeEvent, seq: number): Promise<void> {
+  private async applyTrade(event: TradeEvent, position: number): Promise<void> {
     let token = this.registry.byToken(event.tokenId);
     for (const deadline = Date.now() + UNKNOWN_MARKET_WAIT_MS; !token && Date.now() < deadline && !this.stopping; ) {
       await new Promise((r) => setTimeout(r, 100));
@@ -132,9 +157,9 @@ export class MatchingConsumer implements OnApplicationBootstrap, OnApplicationSh
     if (!token) throw new Error(`trade ${event.id} of unknown token ${event.tokenId}`);
     const { price, side } = yesTermsOf(event, token.outcome);
     const conditionId = token.market.conditionId;
-    this.books.applyTrade(conditionId, { price, side, seq, time: event.matchTime });
+    this.books.applyTrade(conditionId, { price, side, seq: position, time: event.matchTime });
     this.changed.add(conditionId);
-    this.rows.push({ tradeId: event.id, conditionId, timeMs: event.matchTime, price, streamSeq: seq });
+    this.rows.push({ tradeId: event.id, conditionId, timeMs: event.matchTime, price, streamSeq: position });
   }
 
   /** Writes the price history of the applied messages, then acknowledges them. */

@@ -40,7 +40,7 @@ export function bestAsk(book: L2Book, outcome: Outcome): number | undefined {
 export interface LastTrade {
   price: number;
   side: 'BUY' | 'SELL';
-  /** MATCHING stream sequence of the trade event: a redelivered older trade never wins. */
+  /** Position of the trade event in the MATCHING stream (`eventPosition`): a redelivered older trade never wins. */
   seq: number;
   time: number;
 }

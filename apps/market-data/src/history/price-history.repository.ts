@@ -7,6 +7,7 @@ export interface PriceRow {
   timeMs: number;
   /** YES price, base units. */
   price: number;
+  /** Position of the trade event in the MATCHING stream (`eventPosition`). */
   streamSeq: number;
 }
 

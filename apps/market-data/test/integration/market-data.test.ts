@@ -222,6 +222,26 @@ describe('market-data (real PostgreSQL, Redis, NATS and JetStream)', () => {
     expect(await md.request('marketdata.prices-history.v1', { market: yes, startTs: '1700000000000' })).toMatchObject({ ok: false, status: 400 });
   });
 
+  it('applies the events of one batch message in order, skipping a malformed one and a malformed message', async () => {
+    const matchTime = Date.now();
+    const trade = (price: string) => ({ type: 'trade' as const, data: aTrade({ conditionId: cid, tokenId: yes!, price: u(price), matchTime }) });
+    await md.nc.jetstream().publish(`${md.prefix}.matching.evt.batch.v1`, new TextEncoder().encode('{"events":7}'));
+    await md.publishBatch([trade('0.58')]);
+    await md.publishBatch([trade('0.62'), { type: 'book', data: 'not a book' as never }, trade('0.64')]);
+    // The trades share a millisecond: the last event of the stream is the last trade, in memory and in the history.
+    const last = await until(async () => {
+      const l = await md.data('marketdata.last-trade-price.v1', { token_id: yes });
+      return l.price === '0.64' ? l : undefined;
+    });
+    expect(last).toEqual({ price: '0.64', side: 'BUY' });
+    const end = Math.ceil(matchTime / 1000) + 1;
+    const history = await until(async () => {
+      const h = await md.data('marketdata.prices-history.v1', { market: yes, startTs: String(end - 60), endTs: String(end), fidelity: '1' });
+      return h.history.length ? h.history : undefined;
+    });
+    expect(history.at(-1)).toEqual({ t: expect.any(Number), p: 0.64 });
+  });
+
   it('publishes tick size changes, ignores replays of older snapshots, and updates Redis', async () => {
     await md.publishMarket({ ...market, tickSizeUnits: 1_000, updatedAt: '2026-02-01T00:00:00.000Z' });
     await md.publishMarket({ ...market, tickSizeUnits: 100_000, updatedAt: '2025-12-01T00:00:00.000Z' });

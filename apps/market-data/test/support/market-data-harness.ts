@@ -4,11 +4,12 @@ import { Redis } from 'ioredis';
 import { connect, JSONCodec, type NatsConnection } from 'nats';
 import {
   CATALOG_STREAM,
+  MATCHING_BATCH_SUBJECT,
   MATCHING_STREAM,
-  MATCHING_SUBJECTS,
   type BookEvent,
   type MarketSnapshot,
   type MarketStateEvent,
+  type MatchingEvent,
   type Reply,
   type RpcRequestInput,
   type RpcResponse,
@@ -32,7 +33,9 @@ export interface MarketDataUnderTest {
   data<S extends RpcSubject>(subject: S, payload: unknown): Promise<RpcResponse<S>>;
   /** Publishes as the catalog does (stream CATALOG). */
   publishMarket(snapshot: MarketSnapshot): Promise<void>;
-  /** Publishes as order-matching does (stream MATCHING). */
+  /** Publishes as order-matching does (stream MATCHING): the events of one batch in one message. */
+  publishBatch(events: MatchingEvent[]): Promise<void>;
+  /** A batch of one event. */
   publishBook(event: BookEvent): Promise<void>;
   publishTrade(event: TradeEvent): Promise<void>;
   publishResolution(event: MarketStateEvent): Promise<void>;
@@ -67,6 +70,8 @@ export async function startMarketData(): Promise<MarketDataUnderTest> {
   const publish = async (subject: string, payload: unknown) => {
     await nc.jetstream().publish(prefixed(prefix, subject), codec.encode(payload));
   };
+  let batches = 0;
+  const publishBatch = (events: MatchingEvent[]) => publish(MATCHING_BATCH_SUBJECT, { batchId: `test-batch-${++batches}`, events });
   return {
     prefix,
     databaseUrl,
@@ -79,9 +84,10 @@ export async function startMarketData(): Promise<MarketDataUnderTest> {
       return reply.data;
     },
     publishMarket: (snapshot) => publish('catalog.evt.market.updated.v1', snapshot),
-    publishBook: (event) => publish(MATCHING_SUBJECTS.book, event),
-    publishTrade: (event) => publish(MATCHING_SUBJECTS.trade, event),
-    publishResolution: (event) => publish(MATCHING_SUBJECTS.resolved, event),
+    publishBatch,
+    publishBook: (data) => publishBatch([{ type: 'book', data }]),
+    publishTrade: (data) => publishBatch([{ type: 'trade', data }]),
+    publishResolution: (data) => publishBatch([{ type: 'market-resolved', data }]),
     async restart() {
       await app.close();
       app = await boot();

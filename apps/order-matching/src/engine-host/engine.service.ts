@@ -47,8 +47,10 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
     }
     this.logger.log(`engine loaded: ${this.state.markets.size} markets, ${loaded.openOrders} resting orders`);
     await ensureStream(this.nc, this.messaging.NATS_PREFIX, MATCHING_STREAM);
-    this.relay = new OutboxRelay(this.nc.jetstream(), this.messaging.NATS_PREFIX, new MatchingOutboxStore(this.pool));
+    const outbox = new MatchingOutboxStore(this.pool);
+    this.relay = new OutboxRelay(this.nc.jetstream(), this.messaging.NATS_PREFIX, outbox);
     this.relay.start();
+    this.onTick(() => void outbox.prune().catch((error) => this.logger.warn(`outbox not pruned: ${String(error)}`)));
     this.commits.onCommitted = (outbox) => void this.relay?.offer(outbox);
     this.onTick((now) => {
       if (expireOrders(this.state, now).length) void this.commit();

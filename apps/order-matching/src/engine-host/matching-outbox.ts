@@ -1,7 +1,11 @@
 import type { Pool } from 'pg';
 import type { OutboxRecord, OutboxStore } from '@exchange/service-kit';
 
-/** The outbox of order-matching: rows written by the journal, progress kept in one cursor row. */
+/**
+ * The outbox of order-matching: rows written by the journal, progress kept in one cursor row. Published
+ * rows are deleted (`prune`): JetStream holds the events from then on, and the journal's own tables
+ * hold the orders, trades and balances.
+ */
 export class MatchingOutboxStore implements OutboxStore {
   constructor(private readonly pool: Pool) {}
 
@@ -21,5 +25,11 @@ export class MatchingOutboxStore implements OutboxStore {
        ON CONFLICT (id) DO UPDATE SET last_id = GREATEST(outbox_cursor.last_id, EXCLUDED.last_id)`,
       [String(last)],
     );
+  }
+
+  /** Deletes the rows the relay has published; answers how many. */
+  async prune(): Promise<number> {
+    const result = await this.pool.query(`DELETE FROM outbox WHERE id <= (SELECT last_id FROM outbox_cursor WHERE id = 1)`);
+    return result.rowCount ?? 0;
   }
 }

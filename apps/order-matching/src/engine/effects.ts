@@ -1,3 +1,4 @@
+import type { MatchingEvent } from '@exchange/contracts';
 import type { BalanceRow } from './ledger';
 import type { MarketState, OrderState, TradeRecord } from './model';
 
@@ -13,17 +14,12 @@ export interface MoneyMove {
   payout: number;
 }
 
-export interface OutboxEvent {
-  subject: string;
-  payload: unknown;
-}
-
 /** Everything one batch of commands changed, for one transaction. */
 export class Effects {
   readonly orders = new Map<string, OrderState>();
   readonly trades: TradeRecord[] = [];
   readonly moves: MoneyMove[] = [];
-  readonly events: OutboxEvent[] = [];
+  readonly events: MatchingEvent[] = [];
   readonly markets = new Set<MarketState>();
   balances: BalanceRow[] = [];
 

@@ -1,4 +1,4 @@
-import { MATCHING_SUBJECTS, type BookEvent, type OrderEvent, type TradeEvent } from '@exchange/contracts';
+import type { BookEvent, OrderEvent, TradeEvent } from '@exchange/contracts';
 import { Side } from '../core';
 import { averagePrice } from './book-terms';
 import type { EngineState } from './engine-state';
@@ -24,7 +24,7 @@ export function recordOrderEvent(state: EngineState, order: OrderState, type: Or
     createdAt: order.createdAt,
     timestamp: now,
   };
-  state.effects.events.push({ subject: MATCHING_SUBJECTS.order, payload });
+  state.effects.events.push({ type: 'order', data: payload });
 }
 
 /** `batchId` is filled in by the journal when the batch gets its id. */
@@ -53,7 +53,7 @@ export function recordTradeEvent(state: EngineState, trade: TradeRecord): void {
       rebate: String(m.rebate),
     })),
   };
-  state.effects.events.push({ subject: MATCHING_SUBJECTS.trade, payload });
+  state.effects.events.push({ type: 'trade', data: payload });
 }
 
 /** Aggregate sizes of the levels a command touched, after the command. */
@@ -70,5 +70,5 @@ export function recordBookChanges(state: EngineState, market: MarketState, level
   const bookSeq = (state.bookSeq.get(market.conditionId) ?? 0) + 1;
   state.bookSeq.set(market.conditionId, bookSeq);
   const payload: BookEvent = { conditionId: market.conditionId, bookSeq, changes, timestamp: now };
-  state.effects.events.push({ subject: MATCHING_SUBJECTS.book, payload });
+  state.effects.events.push({ type: 'book', data: payload });
 }

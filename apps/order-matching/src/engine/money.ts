@@ -1,4 +1,4 @@
-import { fail, MATCHING_SUBJECTS, ok, type Failure, type MarketStateEvent, type Reply } from '@exchange/contracts';
+import { fail, ok, type Failure, type MarketStateEvent, type Reply } from '@exchange/contracts';
 import { cancelOrder } from './cancel-orders';
 import type { EngineState } from './engine-state';
 import { COLLATERAL } from './ledger';
@@ -68,7 +68,7 @@ export function resolve(state: EngineState, conditionId: string, winner: 0 | 1, 
   market.acceptingOrders = false;
   state.effects.markets.add(market);
   const payload: MarketStateEvent = { conditionId: market.conditionId, winningOutcome: winner, resolvedAt: now };
-  state.effects.events.push({ subject: MATCHING_SUBJECTS.resolved, payload });
+  state.effects.events.push({ type: 'market-resolved', data: payload });
   return ok({ canceled });
 }
 

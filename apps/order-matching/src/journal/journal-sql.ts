@@ -1,7 +1,8 @@
 import type { Pool } from 'pg';
 import type { OutboxRecord } from '@exchange/service-kit';
-import { MATCHING_SUBJECTS, type TradeEvent } from '@exchange/contracts';
+import { MATCHING_BATCH_SUBJECT } from '@exchange/contracts';
 import type { Effects } from '../engine/effects';
+import { eventMessages, type EventMessage } from './event-messages';
 
 /**
  * One batch is ONE statement: data-modifying CTEs insert the batch, orders, trades, balances, money
@@ -51,8 +52,8 @@ WITH
     WHERE m.condition_id = u.condition_id)
 SELECT COALESCE(array_agg(id ORDER BY id), '{}')::text[] AS outbox_ids FROM ob`;
 
-/** The parameters of WRITE_BATCH for a batch made of the effects of several commands. */
-export function batchParameters(batchId: string, commands: number, parts: Effects[]): unknown[] {
+/** The parameters of WRITE_BATCH for a batch made of the effects of several commands, and its event messages. */
+function batchParameters(batchId: string, commands: number, parts: Effects[]): { values: unknown[]; messages: EventMessage[] } {
   const orders = [...new Map(parts.flatMap((p) => [...p.orders])).values()];
   const trades = parts.flatMap((p) => p.trades);
   const makers = trades.flatMap((t) => t.makers.map((m, position) => ({ tradeId: t.id, position, ...m })));
@@ -64,18 +65,16 @@ export function batchParameters(batchId: string, commands: number, parts: Effect
   const markets = new Map<string, { bookSeq: number | null; winner: number | null; accepting: boolean | null }>();
   const market = (id: string) => markets.get(id) ?? markets.set(id, { bookSeq: null, winner: null, accepting: null }).get(id)!;
   for (const event of events) {
-    if (event.subject === MATCHING_SUBJECTS.trade) (event.payload as TradeEvent).batchId = batchId;
-    if (event.subject === MATCHING_SUBJECTS.book) {
-      const { conditionId, bookSeq } = event.payload as { conditionId: string; bookSeq: number };
-      market(conditionId).bookSeq = bookSeq;
-    }
+    if (event.type === 'trade') event.data.batchId = batchId;
+    if (event.type === 'book') market(event.data.conditionId).bookSeq = event.data.bookSeq;
   }
+  const messages = eventMessages(batchId, events);
   for (const resolved of new Set(parts.flatMap((p) => [...p.markets]))) {
     Object.assign(market(resolved.conditionId), { winner: resolved.winningOutcome, accepting: resolved.acceptingOrders });
   }
   const column = <T, V>(rows: T[], pick: (row: T) => V) => rows.map(pick);
   const marketRows = [...markets.entries()];
-  return [
+  const values = [
     batchId,
     commands,
     column(orders, (o) => o.id),
@@ -132,22 +131,19 @@ export function batchParameters(batchId: string, commands: number, parts: Effect
     column(moves, (m) => m.conditionId),
     column(moves, (m) => m.amount),
     column(moves, (m) => m.payout),
-    column(events, (e) => e.subject),
-    column(events, (e) => JSON.stringify(e.payload)),
+    column(messages, () => MATCHING_BATCH_SUBJECT),
+    column(messages, (m) => m.json),
     marketRows.map(([id]) => id),
     marketRows.map(([, m]) => m.bookSeq),
     marketRows.map(([, m]) => m.winner),
     marketRows.map(([, m]) => m.accepting),
   ];
+  return { values, messages };
 }
 
-/** Writes a batch; answers its outbox rows (ids with the events, in order) for the relay's fast path. */
+/** Writes a batch; answers its outbox rows (ids with the messages, in order) for the relay's fast path. */
 export async function writeBatch(pool: Pool, batchId: string, commands: number, parts: Effects[]): Promise<OutboxRecord[]> {
-  const result = await pool.query<{ outbox_ids: string[] }>({
-    name: 'write-batch',
-    text: WRITE_BATCH,
-    values: batchParameters(batchId, commands, parts),
-  });
-  const events = parts.flatMap((p) => p.events);
-  return result.rows[0]!.outbox_ids.map((id, i) => ({ id: BigInt(id), subject: events[i]!.subject, payload: events[i]!.payload }));
+  const { values, messages } = batchParameters(batchId, commands, parts);
+  const result = await pool.query<{ outbox_ids: string[] }>({ name: 'write-batch', text: WRITE_BATCH, values });
+  return result.rows[0]!.outbox_ids.map((id, i) => ({ id: BigInt(id), subject: MATCHING_BATCH_SUBJECT, payload: messages[i]!.payload }));
 }

@@ -1,5 +1,5 @@
 import { readStream } from '@exchange/testing';
-import type { OrderResult } from '@exchange/contracts';
+import type { MatchingEvent, MatchingEventBatch, OrderResult, TradeEvent } from '@exchange/contracts';
 import { COLLATERAL } from '../../src/engine/ledger';
 import { audit } from '../../src/engine/money';
 import { anOrder, traderOf } from '../support/engine-fixture';
@@ -103,17 +103,30 @@ describe('order-matching on real PostgreSQL and NATS', () => {
     expect((await om.request('matching.balance.get.v1', { caller: bob, asset_type: 'CONDITIONAL' })).ok).toBe(false);
 
     const deadline = Date.now() + 5_000;
-    let events: Awaited<ReturnType<typeof readStream>> = [];
+    let messages: Awaited<ReturnType<typeof readStream>> = [];
+    let events: MatchingEvent[] = [];
     while (Date.now() < deadline) {
-      events = await readStream(om.prefix, 'MATCHING');
-      if (events.some((e) => e.subject === 'matching.evt.order.v1' && (e.data as { type: string }).type === 'CANCELLATION')) break;
+      messages = await readStream(om.prefix, 'MATCHING');
+      events = messages.flatMap((m) => (m.data as MatchingEventBatch).events);
+      if (events.some((e) => e.type === 'order' && e.data.type === 'CANCELLATION')) break;
       await new Promise((r) => setTimeout(r, 50));
     }
-    const subjects = new Set(events.map((e) => e.subject));
-    expect(subjects).toEqual(new Set(['matching.evt.order.v1', 'matching.evt.trade.v1', 'matching.evt.book.v1']));
-    const bookSeqs = events.filter((e) => e.subject === 'matching.evt.book.v1').map((e) => (e.data as { bookSeq: number }).bookSeq);
+    // One message per committed batch, its events in the engine's order.
+    expect(new Set(messages.map((m) => m.subject))).toEqual(new Set(['matching.evt.batch.v1']));
+    const batchIds = messages.map((m) => (m.data as MatchingEventBatch).batchId);
+    expect(new Set(batchIds).size).toBe(batchIds.length);
+    expect(new Set(events.map((e) => e.type))).toEqual(new Set(['order', 'trade', 'book']));
+    const bookSeqs = events.flatMap((e) => (e.type === 'book' ? [e.data.bookSeq] : []));
     expect(bookSeqs).toEqual(bookSeqs.map((_, i) => i + 1));
-    const trade = events.find((e) => e.subject === 'matching.evt.trade.v1')!.data as { batchId: string };
+    const tradeMessage = messages.find((m) => (m.data as MatchingEventBatch).events.some((e) => e.type === 'trade'))!.data as MatchingEventBatch;
+    const trade = tradeMessage.events.find((e) => e.type === 'trade')!.data as TradeEvent;
+    expect(trade.batchId).toBe(tradeMessage.batchId);
     expect(trade.batchId).toMatch(/^0x[0-9a-f]{64}$/);
+
+    // Published rows leave the outbox: the engine prunes them every second.
+    const outboxRows = async () => Number((await om.engine().pool.query<{ n: string }>('SELECT count(*) AS n FROM outbox')).rows[0]!.n);
+    for (const until = Date.now() + 5_000; (await outboxRows()) > 0 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 100));
+    expect(await outboxRows()).toBe(0);
+    expect(Number((await om.engine().pool.query<{ n: string }>('SELECT count(*) AS n FROM batches')).rows[0]!.n)).toBeGreaterThan(0);
   });
 });

@@ -1,7 +1,8 @@
 /**
- * What order-matching publishes on JetStream after each committed batch (stream MATCHING, subjects
- * `matching.evt.>`). Amounts are base units (6 decimals) as decimal strings; prices are base units of
- * the token named in the message.
+ * What order-matching publishes on JetStream after each committed batch (stream MATCHING): one message
+ * per batch on MATCHING_BATCH_SUBJECT holding the batch's events in the order the engine made them
+ * (docs/trading.md, "Events"). Amounts are base units (6 decimals) as decimal strings; prices are base
+ * units of the token named in the event.
  */
 export interface OrderEvent {
   type: 'PLACEMENT' | 'UPDATE' | 'CANCELLATION';
@@ -52,10 +53,32 @@ export interface MarketStateEvent {
   resolvedAt: number;
 }
 
+export type MatchingEvent =
+  | { type: 'order'; data: OrderEvent }
+  | { type: 'trade'; data: TradeEvent }
+  | { type: 'book'; data: BookEvent }
+  | { type: 'market-resolved'; data: MarketStateEvent };
+
+/**
+ * A committed batch's events, in order. A batch whose events exceed MAX_EVENTS_PER_MESSAGE or
+ * MAX_MESSAGE_BYTES goes out as several messages with the same batchId, in order.
+ */
+export interface MatchingEventBatch {
+  batchId: string;
+  events: MatchingEvent[];
+}
+
+export const MAX_EVENTS_PER_MESSAGE = 1_000;
+/** Well under NATS's default max_payload of 1 MiB. */
+export const MAX_MESSAGE_BYTES = 512 * 1024;
+
+/**
+ * A total order of the events of the stream: stream sequence, then position in the message (what a
+ * consumer keeps to skip an event it already applied).
+ */
+export function eventPosition(streamSeq: number, index: number): number {
+  return streamSeq * MAX_EVENTS_PER_MESSAGE + index;
+}
+
 export const MATCHING_STREAM = { name: 'MATCHING', subjects: 'matching.evt.>' } as const;
-export const MATCHING_SUBJECTS = {
-  order: 'matching.evt.order.v1',
-  trade: 'matching.evt.trade.v1',
-  book: 'matching.evt.book.v1',
-  resolved: 'matching.evt.market-resolved.v1',
-} as const;
+export const MATCHING_BATCH_SUBJECT = 'matching.evt.batch.v1';

@@ -1,0 +1,47 @@
+import { MAX_EVENTS_PER_MESSAGE, MAX_MESSAGE_BYTES, type BookEvent, type MatchingEvent } from '@exchange/contracts';
+import { eventMessages } from '../../../src/journal/event-messages';
+
+const book = (bookSeq: number, levels = 1): MatchingEvent => ({
+  type: 'book',
+  data: {
+    conditionId: `0x${'ab'.repeat(32)}`,
+    bookSeq,
+    changes: Array.from({ length: levels }, (_, i) => ({ side: 'BID', price: String(i + 1), size: '1000000' })),
+    timestamp: 1_700_000_000_000,
+  },
+});
+const seqs = (events: MatchingEvent[]) => events.map((e) => (e.data as BookEvent).bookSeq);
+
+describe('eventMessages (one message per batch, cut only when too large)', () => {
+  it('puts a batch in one message whose JSON is the payload', () => {
+    const events = [book(1), book(2), book(3)];
+    const [message, ...rest] = eventMessages('0xb1', events);
+    expect(rest).toEqual([]);
+    expect(message!.payload).toEqual({ batchId: '0xb1', events });
+    expect(JSON.parse(message!.json)).toEqual(message!.payload);
+  });
+
+  it('makes no message for a batch without events', () => {
+    expect(eventMessages('0xb1', [])).toEqual([]);
+  });
+
+  it('cuts at MAX_EVENTS_PER_MESSAGE events, keeping the order', () => {
+    const events = Array.from({ length: MAX_EVENTS_PER_MESSAGE * 2 + 1 }, (_, i) => book(i + 1));
+    const messages = eventMessages('0xb2', events);
+    expect(messages.map((m) => m.payload.events.length)).toEqual([MAX_EVENTS_PER_MESSAGE, MAX_EVENTS_PER_MESSAGE, 1]);
+    expect(messages.flatMap((m) => seqs(m.payload.events))).toEqual(seqs(events));
+    expect(messages.every((m) => m.payload.batchId === '0xb2')).toBe(true);
+  });
+
+  it('cuts before a message would exceed MAX_MESSAGE_BYTES', () => {
+    // About 20 KB per event: 26 of them fit in 512 KiB.
+    const events = Array.from({ length: 60 }, (_, i) => book(i + 1, 400));
+    const messages = eventMessages('0xb3', events);
+    expect(messages.length).toBeGreaterThan(2);
+    for (const m of messages) {
+      expect(Buffer.byteLength(m.json)).toBeLessThanOrEqual(MAX_MESSAGE_BYTES);
+      expect(JSON.parse(m.json)).toEqual(m.payload);
+    }
+    expect(messages.flatMap((m) => seqs(m.payload.events))).toEqual(seqs(events));
+  });
+});
