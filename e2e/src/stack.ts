@@ -20,6 +20,8 @@ export const ADMIN_TOKEN = 'e2e-admin-token-0123456789';
 export type AppName = 'catalog' | 'order-matching' | 'market-data' | 'gateway';
 
 export interface Stack {
+  /** The NATS subject and stream prefix of this stack. */
+  prefix: string;
   /** The combined port. */
   base: string;
   urls: { combined: string; catalog: string; clob: string; data: string };
@@ -102,6 +104,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   }
   const url = (port: number) => `http://127.0.0.1:${port}`;
   return {
+    prefix,
     base: url(combined),
     urls: { combined: url(combined), catalog: url(catalogPort), clob: url(clob), data: url(data) },
     admin: (method, route, body) =>

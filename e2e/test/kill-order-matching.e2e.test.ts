@@ -1,3 +1,5 @@
+import type { MatchingEvent, MatchingEventBatch } from '@exchange/contracts';
+import { readStream } from '@exchange/testing';
 import { json } from '../src/http';
 import { startStack, type Stack } from '../src/stack';
 import { Trader } from '../src/trader';
@@ -82,6 +84,21 @@ describe('SIGKILL of order-matching during a stream of orders', () => {
     }
     const audit = await json(await stack.admin('GET', '/admin/ledger/audit'));
     expect(audit).toMatchObject({ balanced: true });
+
+    // The stream has every acknowledged order's placement once, and each book change once, in order:
+    // rows published before the kill but not yet checkpointed were sent again and dropped as duplicates.
+    const placed = new Set(acked.map((a) => a.orderID));
+    let events: MatchingEvent[] = [];
+    for (const until = Date.now() + 10_000; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
+      events = (await readStream(stack.prefix, 'MATCHING')).flatMap((m) => (m.data as MatchingEventBatch).events);
+      const seen = new Set(events.flatMap((e) => (e.type === 'order' && e.data.type === 'PLACEMENT' ? [e.data.id] : [])));
+      if ([...placed].every((id) => seen.has(id))) break;
+    }
+    const placements = events.flatMap((e) => (e.type === 'order' && e.data.type === 'PLACEMENT' ? [e.data.id] : []));
+    expect(new Set(placements).size).toBe(placements.length);
+    expect(placements.filter((id) => placed.has(id)).length).toBe(placed.size);
+    const bookSeqs = events.flatMap((e) => (e.type === 'book' ? [e.data.bookSeq] : []));
+    expect(bookSeqs).toEqual(bookSeqs.map((_, i) => i + 1));
 
     // The books rebuilt from the database after another kill are the ones before it.
     const before = await openOrders();

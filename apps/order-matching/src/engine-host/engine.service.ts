@@ -25,6 +25,7 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
   readonly pool: Pool;
   private readonly commits: GroupCommit;
   private relay?: OutboxRelay;
+  private outbox?: MatchingOutboxStore;
   private timer?: NodeJS.Timeout;
   /** Tasks run once a second (expiry, heartbeats). */
   private readonly ticks: ((now: number) => void)[] = [];
@@ -47,10 +48,10 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
     }
     this.logger.log(`engine loaded: ${this.state.markets.size} markets, ${loaded.openOrders} resting orders`);
     await ensureStream(this.nc, this.messaging.NATS_PREFIX, MATCHING_STREAM);
-    const outbox = new MatchingOutboxStore(this.pool);
-    this.relay = new OutboxRelay(this.nc.jetstream(), this.messaging.NATS_PREFIX, outbox);
+    this.outbox = new MatchingOutboxStore(this.pool);
+    this.relay = new OutboxRelay(this.nc.jetstream(), this.messaging.NATS_PREFIX, this.outbox);
     this.relay.start();
-    this.onTick(() => void outbox.prune().catch((error) => this.logger.warn(`outbox not pruned: ${String(error)}`)));
+    this.onTick(() => void this.checkpoint());
     this.commits.onCommitted = (outbox) => void this.relay?.offer(outbox);
     this.onTick((now) => {
       if (expireOrders(this.state, now).length) void this.commit();
@@ -61,7 +62,16 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
     await this.relay?.stop();
+    await this.checkpoint();
     await this.pool.end();
+  }
+
+  private async checkpoint(): Promise<void> {
+    try {
+      await this.outbox?.checkpoint();
+    } catch (error) {
+      this.logger.warn(`outbox checkpoint failed, will retry: ${String(error)}`);
+    }
   }
 
   onTick(task: (now: number) => void): void {

@@ -19,8 +19,9 @@ const BATCH = 500;
 
 /**
  * Moves committed outbox rows to JetStream, in id order. A row is marked published only after the
- * stream acknowledged it; a crash in between republishes it with the same message id, which the
- * stream's duplicate window drops, so consumers see each change once.
+ * stream acknowledged it (a store may write its marks a little later); a crash in between republishes
+ * it with the same message id, which the stream's duplicate window drops, so consumers see each change
+ * once.
  */
 export class OutboxRelay {
   private readonly logger = new Logger(OutboxRelay.name);
