@@ -40,8 +40,8 @@ const CONTROLLERS: Record<Exclude<Surface, 'combined'>, Type<unknown>[]> = {
   data: [],
 };
 
-/** The surfaces that serve the hot reads (answered in front of Fastify: hot-lane.ts). */
-export function servesHotReads(surface: Surface): boolean {
+/** The surfaces that serve the CLOB routes (and so the lanes in front of Fastify: http/lane.ts). */
+export function servesClob(surface: Surface): boolean {
   return surface === 'combined' || surface === 'clob';
 }
 

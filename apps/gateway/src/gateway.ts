@@ -6,16 +6,20 @@ import type { FastifyReply, FastifyRequest, FastifyServerFactoryHandler } from '
 import { connect, type NatsConnection } from 'nats';
 import { assertNativeKeccak, assertNativeSecp256k1 } from '@exchange/chain';
 import { hotMetadataKeys } from '@exchange/contracts';
-import { JsonLogger, requestContext, RpcClient } from '@exchange/service-kit';
+import { JsonLogger, RpcClient } from '@exchange/service-kit';
 import { AuthResources } from './auth/auth-resources';
-import { keepRawJsonBody } from './auth/raw-json-body';
+import { L2Authenticator } from './auth/l2-auth.guard';
+import { jsonBodyParser, keepRawJsonBody } from './auth/raw-json-body';
 import type { GatewayEnv } from './config';
-import { GatewayModule, servesHotReads, type SharedResources } from './gateway.module';
+import { GatewayModule, servesClob, type SharedResources } from './gateway.module';
 import { sendFailure, toFailure } from './http/error-body.filter';
 import { requestIdOf, setUpFastify } from './http/fastify-setup';
 import { HotCache } from './market-data/hot-cache';
 import { HotMetadata } from './market-data/hot-metadata.service';
-import { hotLane, type HotLane } from './market-data/hot-lane';
+import type { Lane } from './http/lane';
+import { hotLane } from './market-data/hot-lane';
+import { orderLane } from './trading/order-lane';
+import { OrdersService } from './trading/orders.service';
 import type { Surface } from './surfaces';
 
 export interface RunningGateway {
@@ -25,10 +29,11 @@ export interface RunningGateway {
 }
 
 async function startSurface(surface: Surface, port: number, env: GatewayEnv, shared: SharedResources, logger: JsonLogger) {
-  // Set once the app is up; requests it does not take (and all of them while closing) go to Fastify.
-  let lane: HotLane | undefined;
+  // Set once the app is up; requests they do not take (and all of them while closing) go to Fastify.
+  let lanes: Lane[] = [];
   const adapter = new FastifyAdapter({
-    serverFactory: (handler: FastifyServerFactoryHandler) => createServer((request, response) => lane?.(request, response) || handler(request, response)),
+    serverFactory: (handler: FastifyServerFactoryHandler) =>
+      createServer((request, response) => lanes.some((lane) => lane(request, response)) || handler(request, response)),
     bodyLimit: env.BODY_LIMIT,
     genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => requestIdOf(request.headers['x-request-id']),
     return503OnClosing: true,
@@ -48,10 +53,11 @@ async function startSurface(surface: Surface, port: number, env: GatewayEnv, sha
     if (env.ACCESS_LOG) logger.log({ surface, ...line }, 'access');
   };
   setUpFastify(fastify, accessLog);
-  if (servesHotReads(surface)) {
-    lane = hotLane(app.get(HotMetadata), (requestId, line) => requestContext.run({ requestId }, accessLog, line));
+  if (servesClob(surface)) {
+    const orders = orderLane(app.get(OrdersService), app.get(L2Authenticator), jsonBodyParser(fastify), env.BODY_LIMIT, accessLog);
+    lanes = [hotLane(app.get(HotMetadata), accessLog), orders];
     fastify.addHook('preClose', (done) => {
-      lane = undefined;
+      lanes = [];
       done();
     });
   }

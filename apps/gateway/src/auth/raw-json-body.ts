@@ -7,22 +7,30 @@ declare module 'fastify' {
   }
 }
 
+/** Parses a JSON body as Fastify does: prototype poisoning refused, invalid JSON an FST_ERR_CTP error (400 invalid_json). */
+export type JsonBodyParser = (text: string) => Promise<unknown>;
+
+/** Fastify's JSON parser, with an empty body (what the upstream clients send on GET and DELETE) as no body. */
+export function jsonBodyParser(fastify: FastifyInstance): JsonBodyParser {
+  const parse = fastify.getDefaultJsonParser('error', 'ignore');
+  return (text) =>
+    text === ''
+      ? Promise.resolve(undefined)
+      : new Promise((resolve, reject) => parse(undefined as never, text, (error, value) => (error ? reject(error) : resolve(value))));
+}
+
 /**
  * Replaces the JSON body parser with one that keeps the raw text on `request.rawBody` (the L2 HMAC is
- * over the exact bytes sent) and otherwise behaves like Fastify's: same prototype-poisoning rules,
- * invalid JSON refused with FST_ERR_CTP_INVALID_JSON_BODY (answered as 400 invalid_json). An empty body
- * with a JSON content type (what the upstream clients send on GET and DELETE) is no body.
+ * over the exact bytes sent) and otherwise behaves like Fastify's (`jsonBodyParser`).
  */
 export function keepRawJsonBody(fastify: FastifyInstance): void {
-  const parse = fastify.getDefaultJsonParser('error', 'ignore');
+  const parse = jsonBodyParser(fastify);
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = body as string;
-    request.rawBody = text;
-    if (text === '') {
-      done(null, undefined);
-      return;
-    }
-    parse(request, text, done);
+    request.rawBody = body as string;
+    parse(body as string).then(
+      (value) => done(null, value),
+      (error: Error) => done(error, undefined),
+    );
   });
 }

@@ -14,8 +14,11 @@ export class OrdersController {
 
   @Post('order')
   @HttpCode(200)
-  placeOne(@ApiCaller() caller: ApiCaller, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
-    return this.orders.placeOne(caller, body, reply);
+  async placeOne(@ApiCaller() caller: ApiCaller, @Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
+    const answer = await this.orders.placeOne(caller, body);
+    void reply.status(answer.status);
+    if (answer.retryAfterSeconds !== undefined) void reply.header('Retry-After', String(answer.retryAfterSeconds));
+    return answer.body;
   }
 
   @Post('orders')

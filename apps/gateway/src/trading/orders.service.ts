@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
 import { MAX_BATCH_ORDERS, type OrderResult, type RpcResponse, type RpcSubject } from '@exchange/contracts';
 import type { ApiCaller } from '../auth/api-caller';
 import { ApiError } from '../http/api-error';
 import { Forwarder } from '../http/forwarder.service';
+import type { LaneAnswer } from '../http/lane';
 import { OrderVerifier } from './order-verifier.service';
 import { PlaceBatcher } from './place-batcher';
 
@@ -22,12 +22,14 @@ export class OrdersService {
    * POST /order: 200 with the order result when it is accepted; otherwise 400 (503 in post-only mode,
    * with Retry-After) with the result's fields plus `error`, so that both kinds of clients read it.
    */
-  async placeOne(caller: ApiCaller, body: unknown, reply: FastifyReply): Promise<OrderResult | RejectedOrder> {
+  async placeOne(caller: ApiCaller, body: unknown): Promise<LaneAnswer & { body: OrderResult | RejectedOrder }> {
     const [result] = await this.place(caller, [body]);
-    if (result!.success) return result!;
-    void reply.status(result!.code === 'post_only_mode' ? 503 : 400);
-    if (result!.retry_after_seconds) void reply.header('Retry-After', String(result!.retry_after_seconds));
-    return { ...result!, error: result!.errorMsg };
+    if (result!.success) return { status: 200, body: result! };
+    return {
+      status: result!.code === 'post_only_mode' ? 503 : 400,
+      body: { ...result!, error: result!.errorMsg },
+      retryAfterSeconds: result!.retry_after_seconds || undefined,
+    };
   }
 
   /** POST /orders: 1 to 15 orders, one result each, in the order given. */

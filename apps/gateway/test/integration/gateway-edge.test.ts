@@ -29,6 +29,7 @@ describe('gateway edge (real NATS, no services)', () => {
         ADMIN_TOKEN,
         LOG_LEVEL: 'error',
         RPC_TIMEOUT_MS: '2000',
+        BODY_LIMIT: '65536',
       }),
     );
     base = `http://127.0.0.1:${gateway.ports.combined}`;
@@ -129,6 +130,32 @@ describe('gateway edge (real NATS, no services)', () => {
       expect(await response.json()).toEqual({ error: 'no such route', code: 'route_not_found' });
     }
     expect((await get('/book?token_id=1', { method: 'DELETE' })).status).toBe(404);
+  });
+
+  it('answers POST /order and /orders in front of Fastify as Fastify would, and leaves the unusual to it', async () => {
+    const post = (path: string, body: RequestInit['body'], headers: Record<string, string> = { 'content-type': 'application/json' }) =>
+      get(path, { method: 'POST', headers, body, duplex: 'half' } as RequestInit);
+    const broken = await post('/order', '{"order":', { 'content-type': 'application/json; charset=utf-8', 'x-request-id': 'trace-order-3' });
+    expect(broken.status).toBe(400);
+    expect(broken.headers.get('x-request-id')).toBe('trace-order-3');
+    expect(await broken.json()).toEqual({ error: 'request body is not valid JSON', code: 'invalid_json' });
+    const poisoned = await post('/orders', '[{"__proto__":{"admin":true}}]');
+    expect(poisoned.status).toBe(400);
+    expect(await poisoned.json()).toMatchObject({ code: 'invalid_json' });
+    for (const path of ['/order', '/orders?x=1']) {
+      const unsigned = await post(path, '{}');
+      expect(unsigned.status).toBe(401);
+      expect(await unsigned.json()).toEqual({ error: 'Unauthorized/Invalid api key', code: 'unauthorized' });
+    }
+    // Left to Fastify: another content type, a chunked body, a body over the limit.
+    const text = await post('/order', '<order/>', { 'content-type': 'application/xml' });
+    expect(text.status).toBe(400);
+    expect(await text.json()).toEqual({ error: 'Content-Type must be application/json', code: 'invalid_request' });
+    const chunked = await post('/order', new Blob(['{}']).stream());
+    expect(chunked.status).toBe(401);
+    const large = await post('/order', JSON.stringify({ pad: 'x'.repeat(70_000) }));
+    expect(large.status).toBe(413);
+    expect(await large.json()).toEqual({ error: 'request body too large', code: 'payload_too_large' });
   });
 
   it('refuses the operator API without the bearer token', async () => {

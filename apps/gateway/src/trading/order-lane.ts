@@ -1,0 +1,52 @@
+import type { IncomingMessage } from 'node:http';
+import type { L2Authenticator } from '../auth/l2-auth.guard';
+import type { JsonBodyParser } from '../auth/raw-json-body';
+import { pathOf, serveInLane, type AccessLog, type Lane } from '../http/lane';
+import type { OrdersService } from './orders.service';
+
+/**
+ * `POST /order` and `POST /orders`, the busiest writes, in front of Fastify: the same JSON parsing,
+ * L2 authentication and order handling as the Nest routes of OrdersController, which still answer
+ * what this lane leaves to them (another content type, a chunked body, a body over the limit).
+ */
+export function orderLane(
+  orders: OrdersService,
+  l2: L2Authenticator,
+  parseJson: JsonBodyParser,
+  bodyLimit: number,
+  accessLog: AccessLog,
+): Lane {
+  return (request, response) => {
+    if (request.method !== 'POST') return false;
+    const url = request.url ?? '';
+    const path = pathOf(url);
+    if ((path !== '/order' && path !== '/orders') || !isJson(request.headers['content-type'])) return false;
+    const length = Number(request.headers['content-length']);
+    if (!Number.isSafeInteger(length) || length > bodyLimit) return false;
+    void serveInLane(request, response, accessLog, async () => {
+      const rawBody = await readBody(request);
+      // Parsed before authenticating, as on Fastify's routes: malformed JSON is a 400 for anyone.
+      const body = await parseJson(rawBody);
+      const caller = await l2.authenticate({ method: 'POST', url, headers: request.headers, rawBody });
+      return path === '/order' ? orders.placeOne(caller, body) : { status: 200, body: await orders.placeMany(caller, body) };
+    });
+    return true;
+  };
+}
+
+/** `application/json`, with parameters or not, as Fastify's content-type parser matches it. */
+function isJson(contentType: string | undefined): boolean {
+  if (!contentType) return false;
+  const type = contentType.split(';', 1)[0]!.trim().toLowerCase();
+  return type === 'application/json';
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => (text += chunk));
+    request.on('end', () => resolve(text));
+    request.on('error', reject);
+  });
+}
