@@ -1,4 +1,4 @@
-import type { BookEvent, OrderEvent, TradeEvent } from '@exchange/contracts';
+import { MAX_MAKERS_PER_TRADE_EVENT, type BookEvent, type OrderEvent, type TradeEvent } from '@exchange/contracts';
 import { Side } from '../core';
 import { averagePrice } from './book-terms';
 import type { EngineState } from './engine-state';
@@ -27,33 +27,39 @@ export function recordOrderEvent(state: EngineState, order: OrderState, type: Or
   state.effects.events.push({ type: 'order', data: payload });
 }
 
-/** `batchId` is filled in by the journal when the batch gets its id. */
+/**
+ * `batchId` is filled in by the journal when the batch gets its id. A trade with many makers becomes
+ * several events with the same totals, one per slice of MAX_MAKERS_PER_TRADE_EVENT makers.
+ */
 export function recordTradeEvent(state: EngineState, trade: TradeRecord): void {
-  const payload: TradeEvent = {
-    id: trade.id,
-    batchId: '',
-    conditionId: trade.conditionId,
-    takerOrderId: trade.takerOrderId,
-    taker: trade.taker,
-    tokenId: trade.tokenId,
-    side: trade.side,
-    size: String(trade.shares),
-    price: String(averagePrice(trade.collateral, trade.shares)),
-    fee: String(trade.fee),
-    feeRateBps: trade.feeRateBps,
-    matchTime: trade.matchTime,
-    makers: trade.makers.map((m) => ({
-      orderId: m.orderId,
-      maker: m.maker,
-      tokenId: m.tokenId,
-      side: m.side,
-      size: String(m.shares),
-      price: String(m.price),
-      fee: String(m.fee),
-      rebate: String(m.rebate),
-    })),
-  };
-  state.effects.events.push({ type: 'trade', data: payload });
+  const makers = trade.makers.map((m) => ({
+    orderId: m.orderId,
+    maker: m.maker,
+    tokenId: m.tokenId,
+    side: m.side,
+    size: String(m.shares),
+    price: String(m.price),
+    fee: String(m.fee),
+    rebate: String(m.rebate),
+  }));
+  for (let from = 0; from < makers.length; from += MAX_MAKERS_PER_TRADE_EVENT) {
+    const payload: TradeEvent = {
+      id: trade.id,
+      batchId: '',
+      conditionId: trade.conditionId,
+      takerOrderId: trade.takerOrderId,
+      taker: trade.taker,
+      tokenId: trade.tokenId,
+      side: trade.side,
+      size: String(trade.shares),
+      price: String(averagePrice(trade.collateral, trade.shares)),
+      fee: String(trade.fee),
+      feeRateBps: trade.feeRateBps,
+      matchTime: trade.matchTime,
+      makers: makers.slice(from, from + MAX_MAKERS_PER_TRADE_EVENT),
+    };
+    state.effects.events.push({ type: 'trade', data: payload });
+  }
 }
 
 /** Aggregate sizes of the levels a command touched, after the command. */

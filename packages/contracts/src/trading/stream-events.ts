@@ -22,6 +22,11 @@ export interface OrderEvent {
   timestamp: number;
 }
 
+/**
+ * A trade: the taker's side and the trade's totals, with its makers' fills. A trade with more than
+ * MAX_MAKERS_PER_TRADE_EVENT makers is sent as several events with the same id and the same totals,
+ * each with the next slice of the makers, so that no message outgrows NATS's maximum payload.
+ */
 export interface TradeEvent {
   id: string;
   batchId: string;
@@ -69,6 +74,8 @@ export interface MatchingEventBatch {
 }
 
 export const MAX_EVENTS_PER_MESSAGE = 1_000;
+/** About 250 bytes per maker fill: a trade event stays near 125 KB. */
+export const MAX_MAKERS_PER_TRADE_EVENT = 500;
 /** Well under NATS's default max_payload of 1 MiB. */
 export const MAX_MESSAGE_BYTES = 512 * 1024;
 
