@@ -16,6 +16,7 @@ import { CatalogConsumer } from '../markets/catalog-consumer.service';
 import { MarketRegistry } from '../markets/market-registry';
 import { SnapshotRepository } from '../streams/snapshot.repository';
 import { openFeed } from '@exchange/service-kit';
+import { FlushPacer } from './flush-pacer';
 import { MarketBooks, type BooksState } from './market-books';
 import { QuoteWriter } from './quote-writer';
 import { yesTermsOf } from './token-view';
@@ -23,6 +24,12 @@ import { yesTermsOf } from './token-view';
 const SNAPSHOT = 'matching';
 /** Acknowledge (and write price history) at least this often while a backlog streams in. */
 const FLUSH_EVERY = 500;
+/**
+ * While MATCHING messages keep coming, flushes (price history, quotes, ack) start at most this often:
+ * under load order-matching commits hundreds of batches a second, and a flush per batch cost more than
+ * applying it. Quotes then trail the books by at most this much while the stream is busy.
+ */
+const FLUSH_INTERVAL_MS = 10;
 /** How long a trade of a market the catalog feed has not delivered yet waits for it. */
 const UNKNOWN_MARKET_WAIT_MS = 30_000;
 
@@ -49,6 +56,7 @@ export class MatchingConsumer implements OnApplicationBootstrap, OnApplicationSh
   private stopping = false;
   /** Quotes are written per flush once every market's were written after catching up. */
   private quotesLive = false;
+  private readonly pacer = new FlushPacer(() => this.flush(), FLUSH_INTERVAL_MS);
 
   constructor(
     private readonly books: MarketBooks,
@@ -76,15 +84,21 @@ export class MatchingConsumer implements OnApplicationBootstrap, OnApplicationSh
     this.messages = feed.messages;
     let caughtUp!: () => void;
     const ready = new Promise<void>((resolve) => (caughtUp = resolve));
-    if (feed.backlog === 0) caughtUp();
+    let catchingUp = feed.backlog > 0;
+    if (!catchingUp) caughtUp();
     this.done = (async () => {
       for await (const message of feed.messages) {
         await this.handle(message);
         this.unacked = message;
         this.unackedCount++;
-        if (message.info.pending === 0 || this.unackedCount >= FLUSH_EVERY) {
-          await this.flush();
-          if (message.info.pending === 0) caughtUp();
+        const drained = message.info.pending === 0;
+        if (drained || this.unackedCount >= FLUSH_EVERY) this.pacer.request();
+        // A backlog is written in large steps (which also holds the feed back), and completely before
+        // the books count as ready.
+        if (this.unackedCount >= FLUSH_EVERY || (drained && catchingUp)) await this.pacer.drain();
+        if (drained && catchingUp) {
+          catchingUp = false;
+          caughtUp();
         }
       }
     })();
@@ -103,6 +117,7 @@ export class MatchingConsumer implements OnApplicationBootstrap, OnApplicationSh
     clearInterval(this.timer);
     await this.messages?.close();
     await this.done;
+    await this.pacer.drain();
     await this.saveSnapshot();
   }
 
@@ -162,29 +177,33 @@ export class MatchingConsumer implements OnApplicationBootstrap, OnApplicationSh
     this.rows.push({ tradeId: event.id, conditionId, timeMs: event.matchTime, price, streamSeq: position });
   }
 
-  /** Writes the price history of the applied messages, then acknowledges them. */
+  /**
+   * Writes the price history and quotes of the messages applied so far, then acknowledges them. Takes
+   * them over first: messages applied while it runs go to the next flush.
+   */
   private async flush(): Promise<void> {
+    const { rows, resolved, changed, unacked: last } = this;
+    this.rows = [];
+    this.resolved = new Set();
+    this.changed = new Set();
+    this.unacked = undefined;
+    this.unackedCount = 0;
     for (let attempt = 0; ; attempt++) {
       try {
-        await this.history.insert(this.rows);
-        if (this.resolved.size) await this.catalog.refresh(this.resolved);
+        await this.history.insert(rows);
+        if (resolved.size) await this.catalog.refresh(resolved);
         // Before catching up, every market is written once at the end instead.
-        if (this.quotesLive && this.changed.size) await this.quotes.write(this.changed);
+        if (this.quotesLive && changed.size) await this.quotes.write(changed);
         break;
       } catch (error) {
+        // Not acknowledged: the stream delivers these messages again after the restart.
         if (this.stopping) return;
         if (attempt % 10 === 0) this.logger.warn(`price history not written, retrying: ${String(error)}`);
         await new Promise((r) => setTimeout(r, Math.min(5_000, 100 * 2 ** attempt)));
       }
     }
-    this.rows = [];
-    this.resolved.clear();
-    this.changed.clear();
-    const last = this.unacked;
     // The consumer acknowledges cumulatively: the last message stands for the whole batch.
     last?.ack();
-    this.unacked = undefined;
-    this.unackedCount = 0;
     if (last) this.books.streamSeq = Math.max(this.books.streamSeq, last.seq);
   }
 

@@ -1,4 +1,6 @@
-import { hotMetadataKeys, type ClobMarket, type TradeEvent } from '@exchange/contracts';
+import { hotMetadataKeys, MATCHING_STREAM, type ClobMarket, type TradeEvent } from '@exchange/contracts';
+import { Client } from 'pg';
+import { streamName } from '@exchange/service-kit';
 import { readStream } from '@exchange/testing';
 import { aMarketSnapshot, startMarketData, until, type MarketDataUnderTest } from '../support/market-data-harness';
 
@@ -299,5 +301,42 @@ describe('market-data (real PostgreSQL, Redis, NATS and JetStream)', () => {
       [true, 1],
     ]);
     await until(async () => ((await md.redis.hget(hotMetadataKeys.token(md.prefix, yes!), 'accepting_orders')) === 'false' ? true : undefined));
+  });
+
+  it('keeps up with a burst of batches: every trade in the history, the last quote in Redis, every message acknowledged', async () => {
+    const burst = aMarketSnapshot();
+    await md.publishMarket(burst);
+    await until(async () => ((await md.request('marketdata.markets.get.v1', { condition_id: burst.conditionId })).ok ? true : undefined));
+    const count = 300;
+    const matchTime = Date.now();
+    // Flushes are paced while messages keep coming: the burst must still end fully written and acknowledged.
+    for (let i = 1; i <= count; i++) {
+      await md.publishBatch([
+        { type: 'book', data: { conditionId: burst.conditionId, bookSeq: i, changes: [{ side: 'BID', price: u('0.01'), size: u(String(i)) }], timestamp: matchTime + i } },
+        { type: 'trade', data: aTrade({ conditionId: burst.conditionId, tokenId: burst.tokenIds[0]!, price: u('0.5'), matchTime: matchTime + i }) },
+      ]);
+    }
+    const quote = await until(async () => {
+      const q = await md.redis.hget(hotMetadataKeys.quote(md.prefix, burst.tokenIds[0]!), 'book');
+      return q && JSON.parse(q).bids.at(-1)?.size === String(count) ? JSON.parse(q) : undefined;
+    });
+    expect(quote.bids).toEqual([{ price: '0.01', size: String(count) }]);
+    const history = await md.data('marketdata.batch-prices-history.v1', { markets: [burst.tokenIds[0]!], interval: 'max', fidelity: 1 });
+    expect(history.history[burst.tokenIds[0]!]!.length).toBeGreaterThan(0);
+    const stream = streamName(md.prefix, MATCHING_STREAM.name);
+    const consumer = await until(async () => {
+      const info = await (await md.nc.jetstreamManager()).consumers.info(stream, 'market-data-matching');
+      return info.num_ack_pending === 0 && info.ack_floor.stream_seq === info.delivered.stream_seq ? info : undefined;
+    });
+    const last = (await (await md.nc.jetstreamManager()).streams.info(stream)).state.last_seq;
+    expect(consumer.ack_floor.stream_seq).toBe(last);
+    const db = new Client({ connectionString: md.databaseUrl });
+    await db.connect();
+    try {
+      const rows = await db.query('SELECT count(*)::int AS n FROM price_history WHERE condition_id = lower($1)', [burst.conditionId]);
+      expect(rows.rows[0].n).toBe(count);
+    } finally {
+      await db.end();
+    }
   });
 });

@@ -1,0 +1,86 @@
+import { FlushPacer } from '../../src/books/flush-pacer';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A flush that records when it started and takes `ms`; `inFlight` catches overlapping runs. */
+function recorder(ms = 0) {
+  const starts: number[] = [];
+  let inFlight = 0;
+  let overlapped = false;
+  const flush = async () => {
+    starts.push(Date.now());
+    if (++inFlight > 1) overlapped = true;
+    await sleep(ms);
+    inFlight--;
+  };
+  return { flush, starts, overlapped: () => overlapped };
+}
+
+describe('FlushPacer', () => {
+  it('runs a lone ask at once', async () => {
+    const r = recorder();
+    const pacer = new FlushPacer(r.flush, 50);
+    const asked = Date.now();
+    pacer.request();
+    expect(r.starts).toHaveLength(1);
+    expect(r.starts[0]! - asked).toBeLessThan(5);
+    await pacer.drain();
+  });
+
+  it('serves a stream of asks with one flush per interval, never two at once', async () => {
+    const r = recorder(2);
+    const pacer = new FlushPacer(r.flush, 20);
+    const until = Date.now() + 200;
+    let asks = 0;
+    while (Date.now() < until) {
+      pacer.request();
+      asks++;
+      await sleep(1);
+    }
+    const paced = [...r.starts];
+    await pacer.drain();
+    expect(asks).toBeGreaterThan(50);
+    // 200 ms at one start per 20 ms: about 10 flushes, then drain serves the last asks at once.
+    expect(paced.length).toBeGreaterThanOrEqual(5);
+    expect(paced.length).toBeLessThanOrEqual(12);
+    for (let i = 1; i < paced.length; i++) expect(paced[i]! - paced[i - 1]!).toBeGreaterThanOrEqual(19);
+    expect(r.starts.length).toBeLessThanOrEqual(paced.length + 1);
+    expect(r.overlapped()).toBe(false);
+  });
+
+  it('runs an ask made during a flush after that flush, within the interval', async () => {
+    const r = recorder(10);
+    const pacer = new FlushPacer(r.flush, 30);
+    pacer.request();
+    pacer.request();
+    expect(r.starts).toHaveLength(1);
+    await sleep(60);
+    expect(r.starts).toHaveLength(2);
+    expect(r.starts[1]! - r.starts[0]!).toBeGreaterThanOrEqual(29);
+    expect(r.overlapped()).toBe(false);
+  });
+
+  it('drain runs a waiting ask without waiting for the interval', async () => {
+    const r = recorder();
+    const pacer = new FlushPacer(r.flush, 10_000);
+    pacer.request();
+    await sleep(1);
+    pacer.request();
+    expect(r.starts).toHaveLength(1);
+    const before = Date.now();
+    await pacer.drain();
+    expect(r.starts).toHaveLength(2);
+    expect(Date.now() - before).toBeLessThan(100);
+  });
+
+  it('stop drops asks that have not started and waits for the running flush', async () => {
+    const r = recorder(20);
+    const pacer = new FlushPacer(r.flush, 10);
+    pacer.request();
+    pacer.request();
+    await pacer.stop();
+    expect(r.starts).toHaveLength(1);
+    await sleep(40);
+    expect(r.starts).toHaveLength(1);
+  });
+});
