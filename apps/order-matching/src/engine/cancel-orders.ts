@@ -31,22 +31,18 @@ export function cancelByIds(state: EngineState, apiKey: string, ids: string[], n
 /** Cancels every open order of an API key that passes the filter. */
 export function cancelWhere(state: EngineState, apiKey: string, keep: (order: OrderState) => boolean, now: number): CancelResult {
   const result: CancelResult = { canceled: [], not_canceled: {} };
-  for (const order of [...state.open]) {
-    if (order.owner !== apiKey || !keep(order)) continue;
+  // A copy: each cancel removes the order from the caller's set.
+  for (const order of [...state.byOwner.of(apiKey)]) {
+    if (!keep(order)) continue;
     cancelOrder(state, order, now);
     result.canceled.push(order.id);
   }
   return result;
 }
 
-/** GTD orders whose expiration has passed. */
+/** Cancels the GTD orders whose expiration has passed, by expiration then seq; returns their ids. */
 export function expireOrders(state: EngineState, now: number): string[] {
-  const expired: string[] = [];
-  for (const order of [...state.open]) {
-    if (order.expiration > 0 && order.expiration * 1000 <= now) {
-      cancelOrder(state, order, now);
-      expired.push(order.id);
-    }
-  }
-  return expired;
+  const expired = state.takeExpired(now);
+  for (const order of expired) cancelOrder(state, order, now);
+  return expired.map((order) => order.id);
 }

@@ -1,6 +1,8 @@
 import { Effects } from './effects';
+import { ExpiryQueue } from './expiry-queue';
 import { Ledger } from './ledger';
 import type { MarketState, OrderState } from './model';
+import { OrderIndex } from './order-index';
 
 export interface EngineSettings {
   /** Where taker fees (less maker rebates) go; lower-case address. */
@@ -8,6 +10,9 @@ export interface EngineSettings {
   /** Ids of trades; the only thing the engine does not derive from its input. */
   newId(): string;
 }
+
+/** Stale expiry entries tolerated beyond the live ones before a compaction is worth its pass. */
+const COMPACTION_SLACK = 1024;
 
 /**
  * Everything order-matching knows, in memory: markets with their books, orders, balances. Rebuilt
@@ -17,13 +22,20 @@ export interface EngineSettings {
 export class EngineState {
   readonly markets = new Map<string, MarketState>();
   readonly tokens = new Map<string, { market: MarketState; outcome: 0 | 1 }>();
-  /** Resting orders by id and by seq (their id in the books); an order leaves them when it ends. */
+  /**
+   * Resting orders by id, by seq (their id in the books), by owner (API key) and by market, so that
+   * cancels and resolution touch only the orders they end; an order leaves all four when it ends.
+   */
   readonly orders = new Map<string, OrderState>();
   readonly bySeq = new Map<number, OrderState>();
+  readonly byOwner = new OrderIndex((order) => order.owner);
+  readonly byMarket = new OrderIndex((order) => order.conditionId);
   /** Ids of orders that ended: an order hash is never accepted twice. */
   readonly pastIds = new Set<string>();
-  /** The orders resting on books. */
-  readonly open = new Set<OrderState>();
+  /** GTD orders by expiration; an ended order's entry stays until it comes due or is compacted away. */
+  private readonly expiries = new ExpiryQueue();
+  /** How many resting orders have an entry in `expiries` (the rest of its entries are stale). */
+  private restingWithExpiry = 0;
   readonly ledger = new Ledger();
   readonly totals = { deposits: 0, withdrawals: 0 };
   /** Per market, the sequence number of its last book event. */
@@ -41,19 +53,44 @@ export class EngineState {
     this.tokens.set(market.tokenIds[1], { market, outcome: 1 });
   }
 
+  /** A LIVE order joins the indexes; `retire` is the only way out. */
   addOrder(order: OrderState): void {
     this.orders.set(order.id, order);
     this.bySeq.set(order.seq, order);
-    if (order.status === 'LIVE') this.open.add(order);
+    this.byOwner.add(order);
+    this.byMarket.add(order);
+    if (order.expiration > 0) {
+      this.expiries.push(order.expiration, order.seq);
+      this.restingWithExpiry++;
+    }
     if (order.seq >= this.nextSeq) this.nextSeq = order.seq + 1;
   }
 
   /** An order that left its book is kept only as its id (the journal still holds the object). */
   retire(order: OrderState): void {
-    this.open.delete(order);
     this.orders.delete(order.id);
     this.bySeq.delete(order.seq);
+    this.byOwner.delete(order);
+    this.byMarket.delete(order);
+    if (order.expiration > 0) this.restingWithExpiry--;
     this.pastIds.add(order.id);
+  }
+
+  /**
+   * Takes the resting orders whose expiration is at or before `now` (ms) out of the expiry queue, by
+   * expiration then seq, for the caller to end. Entries of orders that ended earlier are dropped here,
+   * which keeps cancels O(1); once most entries are such leftovers (GTD quotes canceled long before
+   * they expire), the queue is compacted so that it does not grow with canceled orders.
+   */
+  takeExpired(now: number): OrderState[] {
+    if (this.expiries.size > 2 * this.restingWithExpiry + COMPACTION_SLACK) this.expiries.retain((entry) => this.bySeq.has(entry.seq));
+    const second = Math.floor(now / 1000);
+    const due: OrderState[] = [];
+    for (let next = this.expiries.popDue(second); next; next = this.expiries.popDue(second)) {
+      const order = this.bySeq.get(next.seq);
+      if (order) due.push(order);
+    }
+    return due;
   }
 
   touch(order: OrderState): void {

@@ -59,8 +59,8 @@ export function resolve(state: EngineState, conditionId: string, winner: 0 | 1, 
   const market = openMarket(state, conditionId);
   if ('ok' in market) return market;
   let canceled = 0;
-  for (const order of [...state.open]) {
-    if (order.conditionId !== market.conditionId) continue;
+  // A copy: each cancel removes the order from the market's set.
+  for (const order of [...state.byMarket.of(market.conditionId)]) {
     cancelOrder(state, order, now, 'CANCELED_MARKET_RESOLVED');
     canceled++;
   }

@@ -3,7 +3,7 @@ import { parseUnits, type Caller, type OrderType, type VerifiedOrder } from '@ex
 import { OrderBook } from '../../src/core';
 import { EngineState } from '../../src/engine/engine-state';
 import type { FeeSchedule } from '../../src/engine/fees';
-import type { MarketState } from '../../src/engine/model';
+import type { MarketState, OrderState } from '../../src/engine/model';
 import { audit, deposit } from '../../src/engine/money';
 
 export const FEE_ACCOUNT = '0x00000000000000000000000000000000000fee00';
@@ -19,20 +19,25 @@ export function traderOf(n: number): Caller {
 export function newEngine(fee: FeeSchedule = NO_FEES, market: Partial<MarketState> = {}): EngineState {
   let next = 0;
   const state = new EngineState({ feeAccount: FEE_ACCOUNT, newId: () => `trade-${++next}` });
-  state.addMarket({
+  state.addMarket(aMarket({ fee, ...market }));
+  return state;
+}
+
+/** The fixture's market (CONDITION, YES/NO, no fees) with any setting changed. */
+export function aMarket(market: Partial<MarketState> = {}): MarketState {
+  return {
     conditionId: CONDITION,
     tokenIds: [YES, NO],
     outcomes: ['Yes', 'No'],
     tickSize: 10_000,
     minOrderSize: 5_000_000,
     negRisk: false,
-    fee,
+    fee: NO_FEES,
     acceptingOrders: true,
     winningOutcome: -1,
     book: new OrderBook(),
     ...market,
-  });
-  return state;
+  };
 }
 
 export function fund(state: EngineState, trader: Caller, amount: string): void {
@@ -80,9 +85,29 @@ export function expectConserved(state: EngineState): void {
   const result = audit(state);
   expect(result.unbalancedMarkets).toEqual([]);
   expect(result.collateral + result.backing).toBe(result.deposits - result.withdrawals);
-  for (const order of state.open) expect(order.reserved).toBeGreaterThanOrEqual(0);
+  for (const order of state.orders.values()) expect(order.reserved).toBeGreaterThanOrEqual(0);
 }
 
 export function balanceOf(state: EngineState, trader: Caller, asset: string) {
   return state.ledger.get(trader.address, asset);
+}
+
+/** The per-owner and per-market indexes hold exactly the resting orders, each under its own key. */
+export function expectIndexesAgree(state: EngineState): void {
+  expect(state.bySeq.size).toBe(state.orders.size);
+  for (const [index, keyOf] of [
+    [state.byOwner, (o: OrderState) => o.owner],
+    [state.byMarket, (o: OrderState) => o.conditionId],
+  ] as const) {
+    let indexed = 0;
+    for (const [key, group] of index.entries()) {
+      expect(group.size).toBeGreaterThan(0);
+      for (const order of group) {
+        expect(keyOf(order)).toBe(key);
+        expect(state.orders.get(order.id)).toBe(order);
+      }
+      indexed += group.size;
+    }
+    expect(indexed).toBe(state.orders.size);
+  }
 }

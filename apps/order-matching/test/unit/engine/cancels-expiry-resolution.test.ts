@@ -2,10 +2,36 @@ import { cancelByIds, cancelWhere, expireOrders } from '../../../src/engine/canc
 import { COLLATERAL } from '../../../src/engine/ledger';
 import { audit, merge, redeem, resolve, split, withdraw } from '../../../src/engine/money';
 import { placeOrder } from '../../../src/engine/place-order';
-import { anOrder, balanceOf, CONDITION, expectConserved, fund, newEngine, NO, traderOf, YES } from '../../support/engine-fixture';
+import type { EngineState } from '../../../src/engine/engine-state';
+import { ExpiryQueue } from '../../../src/engine/expiry-queue';
+import {
+  aMarket,
+  anOrder,
+  balanceOf,
+  CONDITION,
+  expectConserved,
+  expectIndexesAgree,
+  fund,
+  newEngine,
+  NO,
+  traderOf,
+  YES,
+} from '../../support/engine-fixture';
 
 const alice = traderOf(1);
 const bob = traderOf(2);
+const NOW = 1_700_000_000_000;
+const SECOND = NOW / 1000;
+
+/** A resting GTD bid of alice's that expires at `expiration`; returns its id. */
+function restGtd(state: EngineState, expiration: number, price = '0.40'): string {
+  return placeOrder(state, alice, anOrder(alice, { side: 'BUY', price, size: '5', type: 'GTD', expiration }), NOW).orderID;
+}
+
+/** Ids of the orders the batch so far canceled, in the order of their events. */
+function canceledInEvents(state: EngineState): string[] {
+  return state.effects.events.flatMap((e) => (e.type === 'order' && e.data.type === 'CANCELLATION' ? [e.data.id] : []));
+}
 
 describe('cancels', () => {
   it('release what the order reserved, once', () => {
@@ -33,7 +59,28 @@ describe('cancels', () => {
     placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.20', size: '5' }), 1);
     expect(cancelWhere(state, alice.apiKey, (o) => o.tokenId === NO, 2).canceled).toHaveLength(1);
     expect(cancelWhere(state, alice.apiKey, () => true, 2).canceled).toHaveLength(1);
-    expect(state.open.size).toBe(1);
+    expect(state.orders.size).toBe(1);
+    expectConserved(state);
+  });
+
+  it('cancel-all of one key ends its orders in the order they were placed and leaves the other key alone', () => {
+    const state = newEngine();
+    fund(state, alice, '10');
+    fund(state, bob, '10');
+    const place = (trader: typeof alice, price: string) => placeOrder(state, trader, anOrder(trader, { side: 'BUY', price, size: '5' }), 1).orderID;
+    const a1 = place(alice, '0.30');
+    const b1 = place(bob, '0.20');
+    const a2 = place(alice, '0.10');
+    const b2 = place(bob, '0.25');
+    const a3 = place(alice, '0.35');
+    state.takeEffects();
+    expect(cancelWhere(state, alice.apiKey, () => true, 2)).toEqual({ canceled: [a1, a2, a3], not_canceled: {} });
+    expect(canceledInEvents(state)).toEqual([a1, a2, a3]);
+    expect([...state.orders.keys()]).toEqual([b1, b2]);
+    expect(state.byOwner.of(alice.apiKey).size).toBe(0);
+    expect([...state.byOwner.entries()].map(([key]) => key)).toEqual([bob.apiKey]);
+    expect(cancelWhere(state, alice.apiKey, () => true, 3)).toEqual({ canceled: [], not_canceled: {} });
+    expectIndexesAgree(state);
     expectConserved(state);
   });
 
@@ -45,6 +92,74 @@ describe('cancels', () => {
     expect(expireOrders(state, now + 119_000)).toEqual([]);
     expect(expireOrders(state, now + 120_000)).toHaveLength(1);
     expect(balanceOf(state, alice, COLLATERAL).reserved).toBe(0);
+    expectConserved(state);
+  });
+
+  it('expire at their second, only those due, by expiration then seq', () => {
+    const state = newEngine();
+    fund(state, alice, '20');
+    const late = restGtd(state, SECOND + 130, '0.30');
+    const first = restGtd(state, SECOND + 120, '0.31');
+    const second = restGtd(state, SECOND + 120, '0.32');
+    const last = restGtd(state, SECOND + 200, '0.33');
+    const forever = placeOrder(state, alice, anOrder(alice, { side: 'BUY', price: '0.34', size: '5' }), NOW).orderID;
+    state.takeEffects();
+
+    expect(expireOrders(state, NOW + 119_999)).toEqual([]);
+    // A tick that comes late finds several expirations due at once.
+    expect(expireOrders(state, NOW + 135_000)).toEqual([first, second, late]);
+    expect(canceledInEvents(state)).toEqual([first, second, late]);
+    expect(state.effects.orders.get(first)).toMatchObject({ status: 'CANCELED', reserved: 0 });
+    expect([...state.orders.keys()]).toEqual([last, forever]);
+    expect(expireOrders(state, NOW + 199_000)).toEqual([]);
+    expect(expireOrders(state, NOW + 200_000)).toEqual([last]);
+    expect(expireOrders(state, NOW + 10_000_000)).toEqual([]);
+    expect([...state.orders.keys()]).toEqual([forever]);
+    expect(balanceOf(state, alice, COLLATERAL).reserved).toBe(1_700_000);
+    expectIndexesAgree(state);
+    expectConserved(state);
+  });
+
+  it('that ended before their expiration are not expired again', () => {
+    const state = newEngine();
+    fund(state, alice, '20');
+    fund(state, bob, '20');
+    expect(split(state, bob.address, CONDITION, 10_000_000).ok).toBe(true);
+    const canceled = restGtd(state, SECOND + 120);
+    const matched = restGtd(state, SECOND + 120, '0.50');
+    const matchedByGtd = restGtd(state, SECOND + 120, '0.45');
+    const kept = restGtd(state, SECOND + 120, '0.30');
+    cancelByIds(state, alice.apiKey, [canceled], NOW);
+    expect(placeOrder(state, bob, anOrder(bob, { side: 'SELL', price: '0.50', size: '5' }), NOW).status).toBe('matched');
+    expect(state.orders.has(matched)).toBe(false);
+    // A GTD taker that never rests leaves an entry behind too.
+    const taker = placeOrder(state, bob, anOrder(bob, { side: 'SELL', price: '0.45', size: '5', type: 'GTD', expiration: SECOND + 120 }), NOW);
+    expect(taker.status).toBe('matched');
+    expect(state.orders.has(matchedByGtd)).toBe(false);
+    state.takeEffects();
+
+    expect(expireOrders(state, NOW + 120_000)).toEqual([kept]);
+    expect(canceledInEvents(state)).toEqual([kept]);
+    expect(state.orders.size).toBe(0);
+    expectConserved(state);
+  });
+
+  it('canceled long before they expire are compacted out of the expiry queue without losing live ones', () => {
+    const compactions = jest.spyOn(ExpiryQueue.prototype, 'retain');
+    const state = newEngine();
+    fund(state, alice, '20000');
+    const ids = Array.from({ length: 3000 }, (_, i) => restGtd(state, SECOND + 100_000 + (i % 7)));
+    const live = ids.filter((_, i) => i % 100 === 0);
+    cancelByIds(state, alice.apiKey, ids.filter((_, i) => i % 100 !== 0), NOW);
+    expect(expireOrders(state, NOW + 1_000)).toEqual([]);
+    expect(compactions).toHaveBeenCalledTimes(1);
+    compactions.mockRestore();
+    const byExpirationThenSeq = live
+      .map((id, n) => ({ id, expiration: SECOND + 100_000 + ((n * 100) % 7) }))
+      .sort((a, b) => a.expiration - b.expiration)
+      .map((o) => o.id);
+    expect(expireOrders(state, (SECOND + 100_010) * 1000)).toEqual(byExpirationThenSeq);
+    expect(state.orders.size).toBe(0);
     expectConserved(state);
   });
 });
@@ -76,5 +191,30 @@ describe('money moves, resolution and redemption', () => {
     expect(withdraw(state, bob.address, 50_000_000).ok).toBe(true);
     expectConserved(state);
     expect(audit(state)).toMatchObject({ deposits: 200_000_000, withdrawals: 50_000_000, backing: 0, balanced: true });
+  });
+
+  it('resolution cancels only the resolved market\'s orders, in the order they were placed', () => {
+    const state = newEngine();
+    const other = aMarket({ conditionId: `0x${'d0'.repeat(32)}`, tokenIds: ['3333', '4444'] });
+    state.addMarket(other);
+    fund(state, alice, '10');
+    fund(state, bob, '10');
+    const place = (trader: typeof alice, token: string) =>
+      placeOrder(state, trader, anOrder(trader, { token, side: 'BUY', price: '0.20', size: '5' }), 1).orderID;
+    const a1 = place(alice, YES);
+    const o1 = place(alice, '3333');
+    const b1 = place(bob, NO);
+    const o2 = place(bob, '4444');
+    const a2 = place(alice, NO);
+    state.takeEffects();
+
+    expect(resolve(state, CONDITION, 1, 2)).toEqual({ ok: true, data: { canceled: 3 } });
+    expect(canceledInEvents(state)).toEqual([a1, b1, a2]);
+    expect(state.effects.orders.get(b1)?.status).toBe('CANCELED_MARKET_RESOLVED');
+    expect([...state.orders.keys()]).toEqual([o1, o2]);
+    expect(other.book.size).toBe(2);
+    expect(state.byMarket.of(CONDITION).size).toBe(0);
+    expectIndexesAgree(state);
+    expectConserved(state);
   });
 });

@@ -26,7 +26,7 @@ const command = fc.oneof(
 /** What the open orders reserve must be exactly what the ledger holds reserved, per account and asset. */
 function expectReservationsMatch(state: EngineState): void {
   const expected = new Map<string, number>();
-  for (const order of state.open) {
+  for (const order of state.orders.values()) {
     const key = `${order.maker}|${order.reservedAsset}`;
     expected.set(key, (expected.get(key) ?? 0) + order.reserved);
   }
@@ -81,7 +81,7 @@ describe('conservation over random command streams', () => {
           expectReservationsMatch(state);
           const book = state.markets.get(CONDITION)!.book;
           expect(book.bestBid()).toBeLessThan(book.bestAsk());
-          expect(book.size).toBe(state.open.size);
+          expect(book.size).toBe(state.orders.size);
         }
       }),
       { numRuns: 50 },

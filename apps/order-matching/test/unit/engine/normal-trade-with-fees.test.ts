@@ -38,6 +38,6 @@ describe('a resting SELL crossed by a BUY, with taker fees and a maker rebate', 
     expect(trade!.makers).toEqual([expect.objectContaining({ shares: 10_000_000, price: 600_000, fee: 0, rebate: 24_000 })]);
     expect(state.effects.orders.get(ask.orderID)!.status).toBe('MATCHED');
     expect(state.orders.size).toBe(0);
-    expect(state.open.size).toBe(0);
+    expect(state.orders.size).toBe(0);
   });
 });
