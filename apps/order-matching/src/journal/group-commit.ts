@@ -51,7 +51,8 @@ export class GroupCommit {
       try {
         const outbox = parts.length ? await this.write(batchId, waiters.length, parts) : [];
         for (const w of waiters) w.resolve(batchId);
-        if (outbox.length) this.onCommitted(outbox);
+        // After the answers: they leave in the microtasks of this turn, the batch's events in the next.
+        if (outbox.length) setImmediate(() => this.onCommitted(outbox));
       } catch (error) {
         this.logger.error(error instanceof Error ? error : String(error), 'journal write failed');
         for (const w of waiters) w.reject(error);
