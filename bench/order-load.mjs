@@ -2,22 +2,23 @@
 // durable group commit), against a running exchange (./scripts/start.sh first).
 //
 //   node order-load.mjs [--base http://127.0.0.1:8080] [--rate 2000] [--seconds 10] [--connections 64]
+//                       [--phases fixed,saturation]
 //
 // Two phases on fresh wallets and a fresh market:
-//   1. fixed rate (open loop, undici): requests are sent on an even schedule of --rate per second whatever
+//   1. fixed rate (open-loop.mjs): requests are sent on an even schedule of --rate per second whatever
 //      the answers do, and each latency is measured from the request's scheduled time (no coordinated
-//      omission). autocannon's `overallRate` sends each connection's share in bursts, which measured
-//      the bursts rather than the exchange;
-//   2. saturation (closed loop, autocannon): --connections requests always in flight for --seconds;
-//      accepted/s. autocannon's client costs the shared cores a fraction of an undici loop's CPU.
-// The generator's own CPU in each phase is printed: it shares the two cores with the exchange.
+//      omission);
+//   2. saturation (closed-loop.mjs): --connections requests always in flight for --seconds; accepted/s.
+// Both use the plain-socket client of raw-http.mjs: the generator shares the two cores with the exchange,
+// and its own CPU in each phase is printed.
 // Orders are pre-signed (EIP-712 V2 with native secp256k1) so that the generator spends its CPU on HTTP;
-// every request carries fresh L2 HMAC headers. Orders alternate between two traders and rest or cross
-// in about equal parts, so the engine matches, settles and journals real trades. An order is accepted
-// when it is answered 200 (a refused one is 400 or 503).
+// every request carries fresh L2 HMAC headers, computed as it leaves. Orders alternate between two
+// traders and rest or cross in about equal parts, so the engine matches, settles and journals real
+// trades. An order is accepted when it is answered 200 (a refused one is 400 or 503).
 import { randomBytes } from 'node:crypto';
-import autocannon from 'autocannon';
-import { Pool } from 'undici';
+import { closedLoop } from './closed-loop.mjs';
+import { openLoop } from './open-loop.mjs';
+import { httpRequest } from './raw-http.mjs';
 import { credentials, l2Headers, orderBody, wallet } from './trading-client.mjs';
 
 const args = Object.fromEntries(
@@ -27,14 +28,13 @@ const BASE = args.base ?? 'http://127.0.0.1:8080';
 const RATE = Number(args.rate ?? 2000);
 const SECONDS = Number(args.seconds ?? 10);
 const CONNECTIONS = Number(args.connections ?? 64);
+const PHASES = (args.phases ?? 'fixed,saturation').split(',');
 const ADMIN = { authorization: `Bearer ${process.env.ADMIN_TOKEN ?? 'dev-admin-token-change-me'}`, 'content-type': 'application/json' };
 
-const pool = new Pool(BASE, { connections: CONNECTIONS, pipelining: 1 });
-
 async function call(method, path, headers, body) {
-  const response = await pool.request({ method, path, headers, body });
-  const text = await response.body.text();
-  return { status: response.statusCode, body: text ? JSON.parse(text) : undefined };
+  const response = await fetch(`${BASE}${path}`, { method, headers, body });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined };
 }
 
 async function setUp(count) {
@@ -70,50 +70,13 @@ async function setUp(count) {
   return orders;
 }
 
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
-
-async function fixedRate(orders) {
-  const total = Math.min(orders.length, RATE * SECONDS);
-  const latencies = [];
-  let accepted = 0;
-  let failed = 0;
-  const start = performance.now();
-  const inflight = [];
-  for (let i = 0; i < total; i++) {
-    const due = start + (i * 1000) / RATE;
-    const wait = due - performance.now();
-    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-    const { trader, creds, body } = orders[i];
-    inflight.push(
-      call('POST', '/order', l2Headers(trader, creds, body, '/order'), body).then(
-        (r) => {
-          latencies.push(performance.now() - due);
-          if (r.status === 200 && r.body.success) accepted++;
-          else failed++;
-        },
-        () => failed++,
-      ),
-    );
-  }
-  await Promise.all(inflight);
-  const elapsed = (performance.now() - start) / 1000;
-  latencies.sort((a, b) => a - b);
-  return { total, accepted, failed, elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies.at(-1) };
-}
-
-/** autocannon on POST /order, each request the next pre-signed order with fresh L2 headers. */
-function saturate(orders) {
+/** The next pre-signed order as a raw request with fresh L2 headers (a repeat, past the end, is refused as a duplicate). */
+function requests(orders) {
   let next = 0;
-  const setupRequest = (request) => {
+  return () => {
     const { trader, creds, body } = orders[next++ % orders.length];
-    return { ...request, headers: l2Headers(trader, creds, body, '/order'), body };
+    return httpRequest(BASE, 'POST', '/order', l2Headers(trader, creds, body, '/order'), body);
   };
-  return new Promise((resolve, reject) => {
-    autocannon(
-      { url: BASE, connections: CONNECTIONS, duration: SECONDS, requests: [{ method: 'POST', path: '/order', setupRequest }] },
-      (error, result) => (error ? reject(error) : resolve({ result, sent: next })),
-    );
-  });
 }
 
 /** The generator's own CPU while it ran a phase: it shares the cores with the exchange. */
@@ -124,28 +87,21 @@ async function measured(run) {
   return { ...outcome, generatorCpuSeconds: (used.user + used.system) / 1e6 };
 }
 
-const figures = ({ result, sent, generatorCpuSeconds }) => ({
-  generatorCpuSeconds,
-  sent,
-  accepted: result['2xx'],
-  failed: result.non2xx + result.errors + result.timeouts,
-  perSecond: result['2xx'] / (result.duration || SECONDS),
-  p50: result.latency.p50,
-  p99: result.latency.p99,
-});
-
-// More orders than a phase can send: each order may be placed once only.
 const fmt = (ms) => `${ms.toFixed(2)} ms`;
-const fixedOrders = await setUp(RATE * SECONDS);
-console.log(`fixed rate: ${RATE}/s for ${SECONDS} s (open loop, latency from the scheduled send time)`);
-const fixed = await measured(() => fixedRate(fixedOrders));
-console.log(`  sent ${fixed.total}, accepted ${fixed.accepted}, failed ${fixed.failed}, in ${fixed.elapsed.toFixed(2)} s`);
-console.log(`  p50 ${fmt(fixed.p50)}  p99 ${fmt(fixed.p99)}  max ${fmt(fixed.max)}; generator CPU ${fixed.generatorCpuSeconds.toFixed(1)} s`);
+const report = (r) => {
+  const accepted = r.statuses[200] ?? 0;
+  console.log(`  sent ${r.sent}, accepted ${accepted} (${(accepted / r.elapsed).toFixed(0)} orders/s), failed ${r.sent - accepted}, in ${r.elapsed.toFixed(2)} s`);
+  console.log(`  p50 ${fmt(r.p50)}  p99 ${fmt(r.p99)}  max ${fmt(r.max)}; generator CPU ${r.generatorCpuSeconds.toFixed(1)} s`);
+};
 
-const saturationOrders = await setUp(Math.max(20_000, 4_000 * SECONDS));
-console.log(`saturation: ${CONNECTIONS} requests in flight for ${SECONDS} s`);
-const sat = figures(await measured(() => saturate(saturationOrders)));
-if (sat.sent > saturationOrders.length) console.log('  (more requests than pre-signed orders: the repeats were refused as duplicates)');
-console.log(`  accepted ${sat.accepted} (${sat.perSecond.toFixed(0)} orders/s), failed ${sat.failed}`);
-console.log(`  p50 ${sat.p50} ms  p99 ${sat.p99} ms; generator CPU ${sat.generatorCpuSeconds.toFixed(1)} s`);
-await pool.close();
+if (PHASES.includes('fixed')) {
+  const orders = await setUp(RATE * SECONDS);
+  console.log(`fixed rate: ${RATE}/s for ${SECONDS} s (open loop, latency from the scheduled send time)`);
+  report(await measured(() => openLoop({ url: BASE, rate: RATE, seconds: SECONDS, connections: CONNECTIONS, nextRequest: requests(orders) })));
+}
+if (PHASES.includes('saturation')) {
+  // More orders than the phase can send: each order may be placed once only.
+  const orders = await setUp(6_000 * SECONDS);
+  console.log(`saturation: ${CONNECTIONS} requests in flight for ${SECONDS} s`);
+  report(await measured(() => closedLoop({ url: BASE, seconds: SECONDS, connections: CONNECTIONS, nextRequest: requests(orders) })));
+}

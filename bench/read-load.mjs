@@ -19,7 +19,8 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import autocannon from 'autocannon';
-import { httpRequest, openLoop } from './open-loop.mjs';
+import { openLoop } from './open-loop.mjs';
+import { httpRequest } from './raw-http.mjs';
 import { credentials, l2Headers, orderBody, wallet } from './trading-client.mjs';
 
 const require = createRequire(import.meta.url);

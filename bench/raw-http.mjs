@@ -1,0 +1,82 @@
+// The plain-socket HTTP/1.1 client of the load generators: keep-alive connections, a request written as
+// one prepared string, and a parser that reads the status line and Content-Length only (the exchange's
+// answers always carry one). undici and autocannon spend several times its CPU per request, and the
+// generator shares the two cores with the exchange it measures.
+import net from 'node:net';
+
+const HEADER_END = '\r\n\r\n';
+
+/** One keep-alive connection, one request at a time; `onAnswer(connection, sentAt, status)`, status 0 when the connection broke. */
+export class Connection {
+  constructor(host, port, onAnswer) {
+    this.socket = net.connect({ host, port, noDelay: true });
+    this.socket.setEncoding('latin1');
+    this.buffer = '';
+    this.pending = undefined;
+    this.socket.on('data', (chunk) => {
+      this.buffer += chunk;
+      this.parse(onAnswer);
+    });
+    // An error is followed by 'close'; a request in flight then counts as failed (status 0).
+    this.socket.on('error', () => undefined);
+    this.socket.on('close', () => {
+      this.broken = true;
+      const sentAt = this.pending;
+      this.pending = undefined;
+      if (sentAt !== undefined) onAnswer(this, sentAt, 0);
+    });
+  }
+
+  /** `sentAt` is what latency is measured from: the scheduled time in an open loop. */
+  send(request, sentAt) {
+    this.pending = sentAt;
+    this.socket.write(request);
+  }
+
+  parse(onAnswer) {
+    const end = this.buffer.indexOf(HEADER_END);
+    if (end < 0) return;
+    const head = this.buffer.slice(0, end);
+    const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+    if (this.buffer.length < end + 4 + length) return;
+    const status = Number(head.slice(9, 12));
+    this.buffer = this.buffer.slice(end + 4 + length);
+    const sentAt = this.pending;
+    this.pending = undefined;
+    onAnswer(this, sentAt, status);
+  }
+}
+
+export const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
+
+/** Latencies and statuses of a run, as both loops report them. */
+export class Tally {
+  latencies = [];
+  statuses = new Map();
+
+  add(latency, status) {
+    this.latencies.push(latency);
+    this.statuses.set(status, (this.statuses.get(status) ?? 0) + 1);
+  }
+
+  summary(start) {
+    const sorted = this.latencies.sort((a, b) => a - b);
+    return {
+      sent: sorted.length,
+      statuses: Object.fromEntries(this.statuses),
+      elapsed: (performance.now() - start) / 1000,
+      p50: percentile(sorted, 50),
+      p99: percentile(sorted, 99),
+      max: sorted.at(-1) ?? NaN,
+    };
+  }
+}
+
+/** The raw text of a request to `url`'s host. */
+export function httpRequest(url, method, path, headers = {}, body = '') {
+  const { host } = new URL(url);
+  const lines = [`${method} ${path} HTTP/1.1`, `Host: ${host}`, 'Connection: keep-alive'];
+  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+  if (body) lines.push(`Content-Length: ${Buffer.byteLength(body)}`);
+  return `${lines.join('\r\n')}\r\n\r\n${body}`;
+}
