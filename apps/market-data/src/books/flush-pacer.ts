@@ -32,14 +32,6 @@ export class FlushPacer {
     }
   }
 
-  /** Drops asks not started yet and waits for the flush that runs. */
-  async stop(): Promise<void> {
-    this.wanted = false;
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    await this.running;
-  }
-
   private start(): void {
     clearTimeout(this.timer);
     this.timer = undefined;

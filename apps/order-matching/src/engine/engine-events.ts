@@ -42,22 +42,22 @@ export function recordTradeEvent(state: EngineState, trade: TradeRecord): void {
     fee: String(m.fee),
     rebate: String(m.rebate),
   }));
+  const totals: Omit<TradeEvent, 'makers'> = {
+    id: trade.id,
+    batchId: '',
+    conditionId: trade.conditionId,
+    takerOrderId: trade.takerOrderId,
+    taker: trade.taker,
+    tokenId: trade.tokenId,
+    side: trade.side,
+    size: String(trade.shares),
+    price: String(averagePrice(trade.collateral, trade.shares)),
+    fee: String(trade.fee),
+    feeRateBps: trade.feeRateBps,
+    matchTime: trade.matchTime,
+  };
   for (let from = 0; from < makers.length; from += MAX_MAKERS_PER_TRADE_EVENT) {
-    const payload: TradeEvent = {
-      id: trade.id,
-      batchId: '',
-      conditionId: trade.conditionId,
-      takerOrderId: trade.takerOrderId,
-      taker: trade.taker,
-      tokenId: trade.tokenId,
-      side: trade.side,
-      size: String(trade.shares),
-      price: String(averagePrice(trade.collateral, trade.shares)),
-      fee: String(trade.fee),
-      feeRateBps: trade.feeRateBps,
-      matchTime: trade.matchTime,
-      makers: makers.slice(from, from + MAX_MAKERS_PER_TRADE_EVENT),
-    };
+    const payload: TradeEvent = { ...totals, makers: makers.slice(from, from + MAX_MAKERS_PER_TRADE_EVENT) };
     state.effects.events.push({ type: 'trade', data: payload });
   }
 }

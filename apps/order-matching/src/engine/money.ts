@@ -58,18 +58,15 @@ export function merge(state: EngineState, address: string, conditionId: string, 
 export function resolve(state: EngineState, conditionId: string, winner: 0 | 1, now: number): Reply<{ canceled: number }> {
   const market = openMarket(state, conditionId);
   if ('ok' in market) return market;
-  let canceled = 0;
   // A copy: each cancel removes the order from the market's set.
-  for (const order of [...state.byMarket.of(market.conditionId)]) {
-    cancelOrder(state, order, now, 'CANCELED_MARKET_RESOLVED');
-    canceled++;
-  }
+  const resting = [...state.byMarket.of(market.conditionId)];
+  for (const order of resting) cancelOrder(state, order, now, 'CANCELED_MARKET_RESOLVED');
   market.winningOutcome = winner;
   market.acceptingOrders = false;
   state.effects.markets.add(market);
   const payload: MarketStateEvent = { conditionId: market.conditionId, winningOutcome: winner, resolvedAt: now };
   state.effects.events.push({ type: 'market-resolved', data: payload });
-  return ok({ canceled });
+  return ok({ canceled: resting.length });
 }
 
 /** Burns both outcomes' shares of a resolved market; each winning share pays one unit of collateral. */
