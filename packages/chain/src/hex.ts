@@ -1,4 +1,4 @@
-const HEX = /^(?:0x)?((?:[0-9a-fA-F]{2})*)$/;
+const HEX = /^(?:0x)?([0-9a-fA-F]*)$/;
 
 /**
  * Strict hex decoding: an optional `0x`, an even number of hex digits and nothing else (Buffer's own
@@ -9,8 +9,8 @@ export function parseHex(value: string, length?: number): Uint8Array | null {
   const match = HEX.exec(value);
   if (!match) return null;
   const digits = match[1]!;
-  if (length !== undefined && digits.length !== length * 2) return null;
-  return new Uint8Array(Buffer.from(digits, 'hex'));
+  if (digits.length % 2 !== 0 || (length !== undefined && digits.length !== length * 2)) return null;
+  return Buffer.from(digits, 'hex');
 }
 
 /** Bytes as given, or decoded from hex (null when the hex is malformed). */

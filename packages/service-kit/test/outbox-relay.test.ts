@@ -12,6 +12,10 @@ class MemoryOutbox implements OutboxStore {
   add(subject: string, payload: unknown) {
     this.rows.push({ id: BigInt(this.rows.length + 1), subject, payload, published: false });
   }
+  /** A row whose writer already has the payload's JSON text. */
+  addJson(subject: string, json: string) {
+    this.rows.push({ id: BigInt(this.rows.length + 1), subject, json, published: false });
+  }
   async pending(limit: number) {
     this.polls++;
     return this.rows.filter((r) => !r.published).slice(0, limit);
@@ -39,9 +43,12 @@ describe('OutboxRelay on real JetStream', () => {
     await deleteStreams(fastPrefix);
   });
 
-  it('publishes pending rows in order and marks them', async () => {
+  it('publishes pending rows in order and marks them, payloads as values or as JSON text', async () => {
     const store = new MemoryOutbox();
-    for (let i = 0; i < 1_200; i++) store.add(`test.evt.n${i % 3}`, { i });
+    for (let i = 0; i < 1_200; i++) {
+      if (i % 2) store.addJson(`test.evt.n${i % 3}`, `{"i":${i}}`);
+      else store.add(`test.evt.n${i % 3}`, { i });
+    }
     await new OutboxRelay(nc.jetstream(), prefix, store).kick();
     const messages = await readStream(prefix, 'TEST');
     expect(messages.map((m) => (m.data as { i: number }).i)).toEqual([...Array(1_200).keys()]);

@@ -30,11 +30,11 @@ export class MatchingOutboxStore implements OutboxStore {
       this.persisted = last;
       this.loaded = true;
     }
-    const rows = await this.pool.query<{ id: string; subject: string; payload: unknown }>(
+    const rows = await this.pool.query<{ id: string; subject: string; payload: string }>(
       'SELECT id::text, subject, payload FROM outbox WHERE id > $2::bigint ORDER BY id LIMIT $1',
       [limit, String(this.published)],
     );
-    return rows.rows.map((r) => ({ id: BigInt(r.id), subject: r.subject, payload: r.payload }));
+    return rows.rows.map((r) => ({ id: BigInt(r.id), subject: r.subject, json: r.payload }));
   }
 
   markPublished(ids: bigint[]): Promise<void> {

@@ -2,11 +2,11 @@ import { Logger } from '@nestjs/common';
 import { JSONCodec, type JetStreamClient } from 'nats';
 import { prefixed } from '../nats/subjects';
 
-export interface OutboxRecord {
-  id: bigint;
-  subject: string;
-  payload: unknown;
-}
+/**
+ * A row to publish: its payload as a value, JSON-encoded on publish, or as the JSON text its writer
+ * already made (order-matching's batches, which would otherwise be stringified twice).
+ */
+export type OutboxRecord = { id: bigint; subject: string } & ({ payload: unknown } | { json: string });
 
 /** How a service's outbox table is read and marked; each service implements it with its own Prisma client. */
 export interface OutboxStore {
@@ -15,7 +15,10 @@ export interface OutboxStore {
 }
 
 const codec = JSONCodec();
+const utf8 = new TextEncoder();
 const BATCH = 500;
+
+const encoded = (record: OutboxRecord): Uint8Array => ('json' in record ? utf8.encode(record.json) : codec.encode(record.payload));
 
 /**
  * Moves committed outbox rows to JetStream, in id order. A row is marked published only after the
@@ -101,7 +104,7 @@ export class OutboxRelay {
         // Sent back to back on one connection, the messages land in the stream in id order.
         await Promise.all(
           batch.map((record) =>
-            this.js.publish(prefixed(this.prefix, record.subject), codec.encode(record.payload), {
+            this.js.publish(prefixed(this.prefix, record.subject), encoded(record), {
               msgID: `${record.subject}:${record.id}`,
             }),
           ),

@@ -1,0 +1,2 @@
+ALTER TABLE "outbox" ALTER COLUMN "payload" SET DATA TYPE TEXT USING "payload"::text;
+ALTER TABLE "outbox" ALTER COLUMN "payload" SET STORAGE EXTERNAL;
