@@ -4,7 +4,7 @@
 //   node order-load.mjs [--base http://127.0.0.1:8080] [--rate 2000] [--seconds 10] [--connections 64]
 //                       [--phases fixed,saturation]
 //
-// Two phases on fresh wallets and a fresh market:
+// Two phases, each on fresh wallets and a fresh market, which it resolves at the end:
 //   1. fixed rate (open-loop.mjs): requests are sent on an even schedule of --rate per second whatever
 //      the answers do, and each latency is measured from the request's scheduled time (no coordinated
 //      omission);
@@ -67,7 +67,16 @@ async function setUp(count) {
     const body = orderBody(traders[trader], creds[trader], yes, seller ? 'SELL' : 'BUY', 5_000_000, cents * 50_000);
     orders.push({ trader: traders[trader], creds: creds[trader], body });
   }
-  return orders;
+  return { conditionId, orders };
+}
+
+/**
+ * Resolves the phase's market, which cancels its resting orders: runs would otherwise leave thousands of
+ * them in the engine's memory and the database, and every later run and restart would carry them.
+ */
+async function tearDown(conditionId) {
+  const resolved = await call('POST', `/admin/markets/${conditionId}/resolve`, ADMIN, JSON.stringify({ winningOutcome: 'Yes' }));
+  if (resolved.status !== 200) console.log(`  (market ${conditionId} not resolved: ${resolved.status} ${JSON.stringify(resolved.body)})`);
 }
 
 /** The next pre-signed order as a raw request with fresh L2 headers (a repeat, past the end, is refused as a duplicate). */
@@ -95,13 +104,15 @@ const report = (r) => {
 };
 
 if (PHASES.includes('fixed')) {
-  const orders = await setUp(RATE * SECONDS);
+  const { conditionId, orders } = await setUp(RATE * SECONDS);
   console.log(`fixed rate: ${RATE}/s for ${SECONDS} s (open loop, latency from the scheduled send time)`);
   report(await measured(() => openLoop({ url: BASE, rate: RATE, seconds: SECONDS, connections: CONNECTIONS, nextRequest: requests(orders) })));
+  await tearDown(conditionId);
 }
 if (PHASES.includes('saturation')) {
   // More orders than the phase can send: each order may be placed once only.
-  const orders = await setUp(6_000 * SECONDS);
+  const { conditionId, orders } = await setUp(6_000 * SECONDS);
   console.log(`saturation: ${CONNECTIONS} requests in flight for ${SECONDS} s`);
   report(await measured(() => closedLoop({ url: BASE, seconds: SECONDS, connections: CONNECTIONS, nextRequest: requests(orders) })));
+  await tearDown(conditionId);
 }
