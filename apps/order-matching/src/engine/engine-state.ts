@@ -1,5 +1,6 @@
 import { Effects } from './effects';
 import { ExpiryQueue } from './expiry-queue';
+import { OrderIdSet } from './order-id-set';
 import { Ledger } from './ledger';
 import type { MarketState, OrderState } from './model';
 import { OrderIndex } from './order-index';
@@ -31,7 +32,7 @@ export class EngineState {
   readonly byOwner = new OrderIndex((order) => order.owner);
   readonly byMarket = new OrderIndex((order) => order.conditionId);
   /** Ids of orders that ended: an order hash is never accepted twice. */
-  readonly pastIds = new Set<string>();
+  readonly pastIds = new OrderIdSet();
   /** GTD orders by expiration; an ended order's entry stays until it comes due or is compacted away. */
   private readonly expiries = new ExpiryQueue();
   /** How many resting orders have an entry in `expiries` (the rest of its entries are stale). */

@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import type { EngineState } from '../engine/engine-state';
 import type { OrderState } from '../engine/model';
+import type { OrderIdSet } from '../engine/order-id-set';
 import { bookSide, flipFor } from '../engine/book-terms';
 import { marketFromRow, type MarketRow } from '../markets/market-record';
 
@@ -31,8 +32,7 @@ export async function loadState(pool: Pool, state: EngineState): Promise<{ resta
 
   const last = await pool.query<{ seq: string | null }>('SELECT MAX(seq)::text AS seq FROM orders');
   state.nextSeq = Number(last.rows[0]?.seq ?? 0) + 1;
-  const past = await pool.query<{ id: string }>("SELECT id FROM orders WHERE status <> 'LIVE'");
-  for (const row of past.rows) state.pastIds.add(row.id);
+  await loadPastIds(pool, state.pastIds);
 
   const open = await pool.query('SELECT * FROM orders WHERE status = $1 ORDER BY seq', ['LIVE']);
   for (const row of open.rows) {
@@ -74,4 +74,19 @@ export async function loadState(pool: Pool, state: EngineState): Promise<{ resta
   }
   const batches = await pool.query('SELECT 1 FROM batches LIMIT 1');
   return { restarted: (batches.rowCount ?? 0) > 0, openOrders: open.rowCount ?? 0 };
+}
+
+const PAST_IDS_PAGE = 50_000;
+
+/** The ids of ended orders, a page at a time along the primary key: all at once, millions of rows would be held as row objects. */
+export async function loadPastIds(pool: Pool, ids: OrderIdSet, pageSize = PAST_IDS_PAGE): Promise<void> {
+  for (let after = ''; ; ) {
+    const page = await pool.query<{ id: string }>(
+      "SELECT id FROM orders WHERE status <> 'LIVE' AND id > $1 ORDER BY id LIMIT $2",
+      [after, pageSize],
+    );
+    for (const row of page.rows) ids.add(row.id);
+    if (page.rows.length < pageSize) return;
+    after = page.rows[page.rows.length - 1]!.id;
+  }
 }

@@ -1,7 +1,10 @@
+import { Pool } from 'pg';
 import { readStream } from '@exchange/testing';
 import type { MatchingEvent, MatchingEventBatch, OrderResult, TradeEvent } from '@exchange/contracts';
 import { COLLATERAL } from '../../src/engine/ledger';
 import { audit } from '../../src/engine/money';
+import { OrderIdSet } from '../../src/engine/order-id-set';
+import { loadPastIds } from '../../src/journal/state-loader';
 import { anOrder, traderOf } from '../support/engine-fixture';
 import { aMarketSnapshot, startMatching, type MatchingUnderTest } from '../support/matching-harness';
 
@@ -92,6 +95,19 @@ describe('order-matching on real PostgreSQL and NATS', () => {
     expect(resting).toMatchObject({ success: true, status: 'live' });
     const duplicate = await place(alice, { ...anOrder(alice, { token: YES, side: 'SELL', price: '0.60', size: '10', postOnly: true }), orderId: asks[0]!.orderID });
     expect(duplicate.code).toBe('INVALID_ORDER_DUPLICATED');
+
+    // The ended orders' ids load a page at a time: one id per page here, so every page boundary counts.
+    const pool = new Pool({ connectionString: om.databaseUrl });
+    try {
+      const ended = (await pool.query<{ id: string }>("SELECT id FROM orders WHERE status <> 'LIVE'")).rows.map((r) => r.id);
+      expect(ended.length).toBeGreaterThanOrEqual(2);
+      const ids = new OrderIdSet();
+      await loadPastIds(pool, ids, 1);
+      expect(ids.size).toBe(ended.length);
+      expect(ended.every((id) => ids.has(id) && after.pastIds.has(id))).toBe(true);
+    } finally {
+      await pool.end();
+    }
   });
 
   it('cancels, reports balances, and publishes order, trade and book events in order', async () => {
