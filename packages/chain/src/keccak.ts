@@ -1,19 +1,30 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { keccak_256 } from '@noble/hashes/sha3';
 
-interface NativeKeccak {
-  update(data: Buffer): NativeKeccak;
-  digest(): Buffer;
+/** The sponge of the `keccak` package's native addon (XKCP), without the package's stream wrapper. */
+interface KeccakSponge {
+  initialize(rate: number, capacity: number): void;
+  absorb(data: Buffer): void;
+  /** Pads (Keccak's 0x01 suffix) on the first squeeze; a new Buffer. */
+  squeeze(length: number): Buffer;
 }
 
 /**
- * keccak256 on the native addon of the `keccak` package (about 6 times faster than pure JS on the
- * 300-400 byte inputs of order hashing), with @noble/hashes as the fallback when the addon does not load.
+ * keccak256 on the native addon of the `keccak` package, with @noble/hashes as the fallback when the
+ * addon does not load. The package's own API builds a readable-stream Transform for every hash, which
+ * cost more than hashing an order (about 6 µs of a 6–12 µs call); one sponge is reused instead, which
+ * is safe because a hash runs start to end without yielding.
  */
-let native: ((algorithm: 'keccak256') => NativeKeccak) | null = null;
+let sponge: KeccakSponge | null = null;
 let nativeError: string | null = null;
 try {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  native = require('keccak/bindings');
+  const packageDir = path.dirname(require.resolve('keccak/package.json'));
+  // node-gyp-build as the package itself resolves it (a dependency of `keccak`, not of this package).
+  const load = createRequire(path.join(packageDir, 'bindings.js'))('node-gyp-build') as (dir: string) => unknown;
+  const Addon = load(packageDir);
+  if (typeof Addon !== 'function') throw new Error('the keccak addon exports no sponge');
+  sponge = new (Addon as new () => KeccakSponge)();
 } catch (error) {
   nativeError = error instanceof Error ? error.message : String(error);
 }
@@ -32,9 +43,12 @@ export function assertNativeKeccak(): void {
   );
 }
 
+/** Keccak-256 as Ethereum uses it: rate 1088 bits, capacity 512. */
 export function keccak256(data: Uint8Array): Uint8Array {
-  if (native) return native('keccak256').update(Buffer.from(data.buffer, data.byteOffset, data.byteLength)).digest();
-  return keccak_256(data);
+  if (!sponge) return keccak_256(data);
+  sponge.initialize(1088, 512);
+  sponge.absorb(Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+  return sponge.squeeze(32);
 }
 
 export function toHex(bytes: Uint8Array): string {
