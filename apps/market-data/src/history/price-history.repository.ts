@@ -11,26 +11,34 @@ export interface PriceRow {
   streamSeq: number;
 }
 
+const INSERT_PRICES = `
+  INSERT INTO price_history (trade_id, condition_id, time_ms, price, stream_seq)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::int[], $5::bigint[])
+  ON CONFLICT (trade_id) DO NOTHING`;
+
 /** The price_history table: one row per trade, in the YES token's terms. */
 @Injectable()
 export class PriceHistoryRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   /**
-   * Idempotent: a trade already recorded (a redelivered event) is skipped. One statement over arrays:
-   * `createMany` ran in a transaction of its own, three round trips per batch of trades.
+   * Idempotent: a trade already recorded (a redelivered event) is skipped. One prepared statement over
+   * arrays, on the pg pool under Prisma (PrismaService): `createMany` ran in a transaction of its own,
+   * three round trips per batch of trades, and `$executeRaw` went through Prisma's query path.
    */
   async insert(rows: PriceRow[]): Promise<void> {
     if (rows.length === 0) return;
-    await this.prisma.$executeRaw`
-      INSERT INTO price_history (trade_id, condition_id, time_ms, price, stream_seq)
-      SELECT * FROM unnest(
-        ${rows.map((r) => r.tradeId)}::text[],
-        ${rows.map((r) => r.conditionId.toLowerCase())}::text[],
-        ${rows.map((r) => BigInt(r.timeMs))}::bigint[],
-        ${rows.map((r) => r.price)}::int[],
-        ${rows.map((r) => BigInt(r.streamSeq))}::bigint[])
-      ON CONFLICT (trade_id) DO NOTHING`;
+    await this.prisma.pool.query({
+      name: 'price-history-insert',
+      text: INSERT_PRICES,
+      values: [
+        rows.map((r) => r.tradeId),
+        rows.map((r) => r.conditionId.toLowerCase()),
+        rows.map((r) => r.timeMs),
+        rows.map((r) => r.price),
+        rows.map((r) => r.streamSeq),
+      ],
+    });
   }
 
   /** Time (ms) of the market's first trade. */

@@ -1,15 +1,26 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
+import { Pool } from 'pg';
 import { PrismaClient } from '../generated/prisma/client';
 import { MARKET_DATA_ENV, type MarketDataEnv } from '../config';
 
+/**
+ * Prisma on a pg pool of its own making, which is also `pool` for the one statement on the hot path
+ * (the price history written with every flush): through Prisma, its query compiler, spans and adapter
+ * took about 15% of market-data's CPU under load, more than the insert itself.
+ */
 @Injectable()
 export class PrismaService extends PrismaClient implements OnModuleDestroy {
+  readonly pool: Pool;
+
   constructor(@Inject(MARKET_DATA_ENV) env: MarketDataEnv) {
-    super({ adapter: new PrismaPg({ connectionString: env.DATABASE_URL }) });
+    const pool = new Pool({ connectionString: env.DATABASE_URL });
+    super({ adapter: new PrismaPg(pool) });
+    this.pool = pool;
   }
 
   async onModuleDestroy(): Promise<void> {
     await this.$disconnect();
+    await this.pool.end();
   }
 }
