@@ -14,6 +14,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  */
 @Injectable()
 export class ApiKeysService {
+  /**
+   * Reads of keys missing from the cache, by key, while they run: when a busy key's entry expires, every
+   * request of that moment waits for one read instead of each making its own (under order load, dozens
+   * of reads and decryptions at once stalled the gateway for about 400 ms every 10 s).
+   */
+  private readonly reading = new Map<string, Promise<ActiveApiKey | null>>();
+
   constructor(
     private readonly resources: AuthResources,
     private readonly keys: ApiKeyRepository,
@@ -69,7 +76,19 @@ export class ApiKeysService {
     const cached = this.resources.cache.get(apiKey);
     if (cached !== undefined) return cached;
     if (!UUID.test(apiKey)) return null;
+    let reading = this.reading.get(apiKey);
+    if (!reading) {
+      reading = this.read(apiKey).finally(() => this.reading.delete(apiKey));
+      this.reading.set(apiKey, reading);
+    }
+    return reading;
+  }
+
+  private async read(apiKey: string): Promise<ActiveApiKey | null> {
     const row = await this.keys.findByKey(apiKey);
+    // Whatever the cache learned meanwhile (a revoke in this process) is newer than this row.
+    const meanwhile = this.resources.cache.get(apiKey);
+    if (meanwhile !== undefined) return meanwhile;
     if (!row || row.revokedAt) {
       this.resources.cache.setAbsent(apiKey);
       return null;

@@ -201,6 +201,37 @@ describe('L2 authentication guard', () => {
     expect(await response.json()).toEqual({ error: 'request body is not valid JSON', code: 'invalid_json' });
   });
 
+  it('reads a key missing from the cache once, however many requests wait for it; a revoke meanwhile wins', async () => {
+    const resources = AuthResources.create(gw.env, new JsonLogger('test', 'error'));
+    const repository = new ApiKeyRepository(resources);
+    const reads = jest.spyOn(repository, 'findByKey');
+    const service = new ApiKeysService(resources, repository);
+    try {
+      const keys = await Promise.all(Array.from({ length: 50 }, () => service.activeKey(creds.apiKey)));
+      expect(keys.every((key) => key?.address === wallet.address.toLowerCase())).toBe(true);
+      expect(reads).toHaveBeenCalledTimes(1);
+
+      // A key revoked in this process while its row is being read (the read is held until then).
+      const other = newWallet();
+      const otherCreds = (await (await fetch(`${gw.clob}/auth/api-key`, { method: 'POST', headers: await l1Headers(other) })).json()) as Credentials;
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const readRow = repository.findByKey.bind(repository);
+      reads.mockImplementationOnce(async (apiKey) => {
+        const row = await readRow(apiKey);
+        await held;
+        return row;
+      });
+      const reading = service.activeKey(otherCreds.apiKey);
+      await service.revoke({ apiKey: otherCreds.apiKey, address: other.address.toLowerCase() });
+      release();
+      expect(await reading).toBeNull();
+      expect(await service.activeKey(otherCreds.apiKey)).toBeNull();
+    } finally {
+      await resources.close();
+    }
+  });
+
   it('answers 503 rather than deciding when the database or Redis is unreachable', async () => {
     const authenticatorWith = (resources: AuthResources) =>
       new L2Authenticator(resources, new ApiKeysService(resources, new ApiKeyRepository(resources)));
