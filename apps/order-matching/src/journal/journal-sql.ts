@@ -2,7 +2,7 @@ import type { Pool } from 'pg';
 import type { OutboxRecord } from '@exchange/service-kit';
 import { MATCHING_BATCH_SUBJECT } from '@exchange/contracts';
 import type { Effects } from '../engine/effects';
-import { eventMessages, type EventMessage } from './event-messages';
+import { eventMessages } from './event-messages';
 
 /**
  * One batch is ONE statement: data-modifying CTEs insert the batch, orders, trades, balances, money
@@ -56,7 +56,7 @@ WITH
 SELECT COALESCE(array_agg(id ORDER BY id), '{}')::text[] AS outbox_ids FROM ob`;
 
 /** The parameters of WRITE_BATCH for a batch made of the effects of several commands, and its event messages. */
-function batchParameters(batchId: string, commands: number, parts: Effects[]): { values: unknown[]; messages: EventMessage[] } {
+function batchParameters(batchId: string, commands: number, parts: Effects[]): { values: unknown[]; messages: string[] } {
   const orders = [...new Map(parts.flatMap((p) => [...p.orders])).values()];
   const trades = parts.flatMap((p) => p.trades);
   const makers = trades.flatMap((t) => t.makers.map((m, position) => ({ tradeId: t.id, position, ...m })));
@@ -137,7 +137,7 @@ function batchParameters(batchId: string, commands: number, parts: Effects[]): {
     MATCHING_BATCH_SUBJECT,
     // One JSON array of the messages' texts: as a text[] parameter, each quote of the JSON was escaped
     // by a regular expression in node-pg and unescaped again by PostgreSQL's array parser.
-    JSON.stringify(messages.map((m) => m.json)),
+    JSON.stringify(messages),
     marketRows.map(([id]) => id),
     marketRows.map(([, m]) => m.bookSeq),
     marketRows.map(([, m]) => m.winner),
@@ -150,5 +150,5 @@ function batchParameters(batchId: string, commands: number, parts: Effects[]): {
 export async function writeBatch(pool: Pool, batchId: string, commands: number, parts: Effects[]): Promise<OutboxRecord[]> {
   const { values, messages } = batchParameters(batchId, commands, parts);
   const result = await pool.query<{ outbox_ids: string[] }>({ name: 'write-batch', text: WRITE_BATCH, values });
-  return result.rows[0]!.outbox_ids.map((id, i) => ({ id: BigInt(id), subject: MATCHING_BATCH_SUBJECT, json: messages[i]!.json }));
+  return result.rows[0]!.outbox_ids.map((id, i) => ({ id: BigInt(id), subject: MATCHING_BATCH_SUBJECT, json: messages[i]! }));
 }

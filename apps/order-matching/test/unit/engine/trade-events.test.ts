@@ -30,7 +30,7 @@ describe('the trade event of a taker that fills against many makers', () => {
     expect(new Set(trades.flatMap((t) => t.makers.map((m) => m.orderId))).size).toBe(makers);
     // Every message of the batch stays under the limit.
     for (const message of eventMessages('0xb', events)) {
-      expect(Buffer.byteLength(message.json)).toBeLessThanOrEqual(MAX_MESSAGE_BYTES);
+      expect(Buffer.byteLength(message)).toBeLessThanOrEqual(MAX_MESSAGE_BYTES);
     }
   });
 });

@@ -1,4 +1,4 @@
-import { MAX_EVENTS_PER_MESSAGE, MAX_MESSAGE_BYTES, type BookEvent, type MatchingEvent } from '@exchange/contracts';
+import { MAX_EVENTS_PER_MESSAGE, MAX_MESSAGE_BYTES, type BookEvent, type MatchingEvent, type MatchingEventBatch } from '@exchange/contracts';
 import { eventMessages } from '../../../src/journal/event-messages';
 
 const book = (bookSeq: number, levels = 1): MatchingEvent => ({
@@ -11,14 +11,14 @@ const book = (bookSeq: number, levels = 1): MatchingEvent => ({
   },
 });
 const seqs = (events: MatchingEvent[]) => events.map((e) => (e.data as BookEvent).bookSeq);
+const parsed = (json: string) => JSON.parse(json) as MatchingEventBatch;
 
 describe('eventMessages (one message per batch, cut only when too large)', () => {
-  it('puts a batch in one message whose JSON is the payload', () => {
+  it('puts a batch in one message: its id and its events', () => {
     const events = [book(1), book(2), book(3)];
     const [message, ...rest] = eventMessages('0xb1', events);
     expect(rest).toEqual([]);
-    expect(message!.payload).toEqual({ batchId: '0xb1', events });
-    expect(JSON.parse(message!.json)).toEqual(message!.payload);
+    expect(parsed(message!)).toEqual({ batchId: '0xb1', events });
   });
 
   it('makes no message for a batch without events', () => {
@@ -27,10 +27,10 @@ describe('eventMessages (one message per batch, cut only when too large)', () =>
 
   it('cuts at MAX_EVENTS_PER_MESSAGE events, keeping the order', () => {
     const events = Array.from({ length: MAX_EVENTS_PER_MESSAGE * 2 + 1 }, (_, i) => book(i + 1));
-    const messages = eventMessages('0xb2', events);
-    expect(messages.map((m) => m.payload.events.length)).toEqual([MAX_EVENTS_PER_MESSAGE, MAX_EVENTS_PER_MESSAGE, 1]);
-    expect(messages.flatMap((m) => seqs(m.payload.events))).toEqual(seqs(events));
-    expect(messages.every((m) => m.payload.batchId === '0xb2')).toBe(true);
+    const messages = eventMessages('0xb2', events).map(parsed);
+    expect(messages.map((m) => m.events.length)).toEqual([MAX_EVENTS_PER_MESSAGE, MAX_EVENTS_PER_MESSAGE, 1]);
+    expect(messages.flatMap((m) => seqs(m.events))).toEqual(seqs(events));
+    expect(messages.every((m) => m.batchId === '0xb2')).toBe(true);
   });
 
   it('cuts before a message would exceed MAX_MESSAGE_BYTES', () => {
@@ -39,9 +39,9 @@ describe('eventMessages (one message per batch, cut only when too large)', () =>
     const messages = eventMessages('0xb3', events);
     expect(messages.length).toBeGreaterThan(2);
     for (const m of messages) {
-      expect(Buffer.byteLength(m.json)).toBeLessThanOrEqual(MAX_MESSAGE_BYTES);
-      expect(JSON.parse(m.json)).toEqual(m.payload);
+      expect(Buffer.byteLength(m)).toBeLessThanOrEqual(MAX_MESSAGE_BYTES);
+      expect(parsed(m).batchId).toBe('0xb3');
     }
-    expect(messages.flatMap((m) => seqs(m.payload.events))).toEqual(seqs(events));
+    expect(messages.flatMap((m) => seqs(parsed(m).events))).toEqual(seqs(events));
   });
 });
