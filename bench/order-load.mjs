@@ -2,13 +2,14 @@
 // durable group commit), against a running exchange (./scripts/start.sh first).
 //
 //   node order-load.mjs [--base http://127.0.0.1:8080] [--rate 2000] [--seconds 10] [--connections 64]
-//                       [--phases fixed,saturation]
+//                       [--phases fixed,saturation] [--timeline yes]
 //
 // Two phases, each on fresh wallets and a fresh market, which it resolves at the end:
 //   1. fixed rate (open-loop.mjs): requests are sent on an even schedule of --rate per second whatever
 //      the answers do, and each latency is measured from the request's scheduled time (no coordinated
 //      omission);
 //   2. saturation (closed-loop.mjs): --connections requests always in flight for --seconds; accepted/s.
+// --timeline prints latency per half second of each phase (by answer time).
 // Both use the plain-socket client of raw-http.mjs: the generator shares the two cores with the exchange,
 // and its own CPU in each phase is printed.
 // Orders are pre-signed (EIP-712 V2 with native secp256k1) so that the generator spends its CPU on HTTP;
@@ -29,6 +30,7 @@ const RATE = Number(args.rate ?? 2000);
 const SECONDS = Number(args.seconds ?? 10);
 const CONNECTIONS = Number(args.connections ?? 64);
 const PHASES = (args.phases ?? 'fixed,saturation').split(',');
+const TIMELINE = args.timeline !== undefined;
 const ADMIN = { authorization: `Bearer ${process.env.ADMIN_TOKEN ?? 'dev-admin-token-change-me'}`, 'content-type': 'application/json' };
 
 async function call(method, path, headers, body) {
@@ -101,6 +103,10 @@ const report = (r) => {
   const accepted = r.statuses[200] ?? 0;
   console.log(`  sent ${r.sent}, accepted ${accepted} (${(accepted / r.elapsed).toFixed(0)} orders/s), failed ${r.sent - accepted}, in ${r.elapsed.toFixed(2)} s`);
   console.log(`  p50 ${fmt(r.p50)}  p99 ${fmt(r.p99)}  max ${fmt(r.max)}; generator CPU ${r.generatorCpuSeconds.toFixed(1)} s`);
+  if (!TIMELINE) return;
+  for (const t of r.timeline) {
+    console.log(`    ${t.from.toFixed(1).padStart(5)} s  ${String(t.answered).padStart(5)} answered  p50 ${fmt(t.p50)}  p99 ${fmt(t.p99)}  max ${fmt(t.max)}`);
+  }
 };
 
 if (PHASES.includes('fixed')) {

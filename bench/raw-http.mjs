@@ -52,14 +52,18 @@ export const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math
 /** Latencies and statuses of a run, as both loops report them. */
 export class Tally {
   latencies = [];
+  /** When each answer came (ms, performance.now()), for the timeline. */
+  answeredAt = [];
   statuses = new Map();
 
   add(latency, status) {
     this.latencies.push(latency);
+    this.answeredAt.push(performance.now());
     this.statuses.set(status, (this.statuses.get(status) ?? 0) + 1);
   }
 
   summary(start) {
+    const timeline = timelineOf(start, this.answeredAt, this.latencies);
     const sorted = this.latencies.sort((a, b) => a - b);
     return {
       sent: sorted.length,
@@ -68,8 +72,22 @@ export class Tally {
       p50: percentile(sorted, 50),
       p99: percentile(sorted, 99),
       max: sorted.at(-1) ?? NaN,
+      timeline,
     };
   }
+}
+
+/** Latency per half second of the run, by answer time: a stall or a slow start shows where it happened. */
+function timelineOf(start, answeredAt, latencies) {
+  const bins = [];
+  answeredAt.forEach((at, i) => {
+    const bin = Math.floor((at - start) / 500);
+    (bins[bin] ??= []).push(latencies[i]);
+  });
+  return Array.from(bins, (bin, i) => {
+    const sorted = (bin ?? []).sort((a, b) => a - b);
+    return { from: i * 0.5, answered: sorted.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? NaN };
+  });
 }
 
 /** The raw text of a request to `url`'s host. */
