@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { MAX_ORDERS_PER_MESSAGE, type OrderPlacement, type OrderResult } from '@exchange/contracts';
 import { RpcClient } from '@exchange/service-kit';
+import { GATEWAY_ENV, type GatewayEnv } from '../config';
 import { ApiError } from '../http/api-error';
 
 interface Waiting {
@@ -10,26 +11,46 @@ interface Waiting {
 }
 
 /**
- * Sends the order placements of one turn of the event loop to the engine in one NATS request (at most
- * MAX_ORDERS_PER_MESSAGE orders each). Under load, a message per placement cost the gateway, NATS and
- * the engine more than the orders themselves; the engine commits a message's placements together
- * anyway. A placement waits for the end of the current turn at most. A request that fails as a whole
- * (the engine not answering) fails each of its placements with that error.
+ * Sends order placements to the engine in as few NATS requests as keep it busy: at most
+ * `PLACE_REQUESTS_IN_FLIGHT` requests (default 1) wait for the engine at a time, and the placements that
+ * arrive meanwhile leave together in the next one (at most MAX_ORDERS_PER_MESSAGE orders each; a full
+ * message leaves at once). The engine answers a request only after its group commit anyway, and the
+ * placements held here would have waited for the next commit there; each NATS round trip, on the other
+ * hand, costs the gateway, NATS and the engine a wake-up each (docs/gateway.md, "Order placement").
+ * A request that fails as a whole (the engine not answering) fails each of its placements with that error.
  */
 @Injectable()
 export class PlaceBatcher {
   private waiting: Waiting[] = [];
   private orders = 0;
+  private inFlight = 0;
+  private scheduled = false;
+  private readonly maxInFlight: number;
 
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    @Inject(GATEWAY_ENV) env: Pick<GatewayEnv, 'PLACE_REQUESTS_IN_FLIGHT'>,
+  ) {
+    this.maxInFlight = env.PLACE_REQUESTS_IN_FLIGHT;
+  }
 
   /** The placement's results, in the order of its orders. Placements are checked by the caller. */
   place(placement: OrderPlacement): Promise<OrderResult[]> {
     if (this.orders + placement.orders.length > MAX_ORDERS_PER_MESSAGE) this.send();
     return new Promise((resolve, reject) => {
-      if (this.waiting.length === 0) setImmediate(() => this.send());
       this.waiting.push({ placement, resolve, reject });
       this.orders += placement.orders.length;
+      this.schedule();
+    });
+  }
+
+  /** Sends what waits at the end of this turn, unless the engine already has its fill of requests. */
+  private schedule(): void {
+    if (this.scheduled || this.waiting.length === 0 || this.inFlight >= this.maxInFlight) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.send();
     });
   }
 
@@ -38,12 +59,21 @@ export class PlaceBatcher {
     if (batch.length === 0) return;
     this.waiting = [];
     this.orders = 0;
+    this.inFlight++;
+    const settled = () => {
+      this.inFlight--;
+      this.schedule();
+    };
     this.rpc.request('matching.orders.place.v1', { placements: batch.map((w) => w.placement) }).then(
       (reply) => {
+        settled();
         if (!reply.ok) return batch.forEach((w) => w.reject(new ApiError(reply)));
         batch.forEach((w, i) => w.resolve(reply.data[i]!));
       },
-      (error: unknown) => batch.forEach((w) => w.reject(error)),
+      (error: unknown) => {
+        settled();
+        batch.forEach((w) => w.reject(error));
+      },
     );
   }
 }

@@ -7,4 +7,9 @@ const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be an address');
 export const tradingEnvShape = {
   EXCHANGE_ADDRESS: address.default(EXCHANGE_V2_CONTRACTS.standard),
   NEG_RISK_EXCHANGE_ADDRESS: address.default(EXCHANGE_V2_CONTRACTS.negRisk),
+  /**
+   * Order placement requests to order-matching that may wait for their answers at once; placements that
+   * arrive meanwhile leave together in the next request (docs/gateway.md, "Order placement").
+   */
+  PLACE_REQUESTS_IN_FLIGHT: z.coerce.number().int().min(1).max(64).default(1),
 };

@@ -29,7 +29,7 @@ export type OrderPlacement = z.output<typeof orderPlacement>;
 
 /**
  * Orders in one NATS message at most (about 700 bytes each, well under NATS's 1 MB message limit).
- * The gateway sends the client requests of one turn of its event loop together.
+ * The gateway sends the client requests that arrive while its previous request is answered together.
  */
 export const MAX_ORDERS_PER_MESSAGE = 500;
 

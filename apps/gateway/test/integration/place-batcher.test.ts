@@ -1,0 +1,117 @@
+import { connect, JSONCodec, type Msg, type NatsConnection } from 'nats';
+import { fail, type OrderPlacement, type OrderResult } from '@exchange/contracts';
+import { RpcClient } from '@exchange/service-kit';
+import { TEST_NATS_URL, testPrefix } from '@exchange/testing';
+import { PlaceBatcher } from '../../src/trading/place-batcher';
+
+const codec = JSONCodec();
+
+interface Held {
+  placements: OrderPlacement[];
+  answer(reply: unknown): void;
+}
+
+/**
+ * PlaceBatcher against a real NATS server and an engine stand-in subscribed on the placement subject,
+ * which records each request and answers only when the test says so: the test sees what the gateway
+ * sends while its earlier requests wait.
+ */
+describe('PlaceBatcher', () => {
+  let nc: NatsConnection;
+  let engine: NatsConnection;
+  let prefix: string;
+  let held: Held[];
+
+  beforeEach(async () => {
+    prefix = testPrefix('batcher');
+    held = [];
+    nc = await connect({ servers: TEST_NATS_URL });
+    engine = await connect({ servers: TEST_NATS_URL });
+    engine.subscribe(`${prefix}.matching.orders.place.v1`, {
+      callback: (_error, msg: Msg) => {
+        const packet = codec.decode(msg.data) as { id: string; data: { placements: OrderPlacement[] } };
+        held.push({
+          placements: packet.data.placements,
+          answer: (reply) => msg.respond(codec.encode({ id: packet.id, response: reply, isDisposed: true })),
+        });
+      },
+    });
+    await engine.flush();
+  });
+
+  afterEach(async () => {
+    await nc.close();
+    await engine.close();
+  });
+
+  const batcher = (inFlight: number) => new PlaceBatcher(new RpcClient(nc, prefix, 5_000), { PLACE_REQUESTS_IN_FLIGHT: inFlight });
+
+  /** A placement whose one order id ends in `n` (the batcher does not look inside). */
+  const placement = (n: number): OrderPlacement =>
+    ({ caller: { apiKey: 'k', address: `0x${'1'.repeat(40)}` }, orders: [{ orderId: `0x${String(n).padStart(64, '0')}` }] }) as unknown as OrderPlacement;
+
+  /** The engine's answer to a request: one accepted result per placement, naming its order. */
+  const accepted = (placements: OrderPlacement[]) => ({
+    ok: true,
+    data: placements.map((p) => [{ success: true, orderID: p.orders[0]!.orderId } as OrderResult]),
+  });
+
+  const requestsSeen = async (count: number) => {
+    for (let i = 0; i < 100 && held.length < count; i++) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 30));
+    return held.length;
+  };
+
+  it('sends what arrives while a request waits in one next request, and answers each placement with its own results', async () => {
+    const b = batcher(1);
+    const first = b.place(placement(1));
+    expect(await requestsSeen(1)).toBe(1);
+    const later = [2, 3, 4, 5].map((n) => b.place(placement(n)));
+    // The engine has not answered the first request: nothing else left.
+    expect(await requestsSeen(2)).toBe(1);
+
+    held[0]!.answer(accepted(held[0]!.placements));
+    expect((await first)[0]!.orderID).toBe(placement(1).orders[0]!.orderId);
+    expect(await requestsSeen(2)).toBe(2);
+    expect(held[1]!.placements.map((p) => p.orders[0]!.orderId)).toEqual([2, 3, 4, 5].map((n) => placement(n).orders[0]!.orderId));
+
+    held[1]!.answer(accepted(held[1]!.placements));
+    const results = await Promise.all(later);
+    expect(results.map((r) => r[0]!.orderID)).toEqual([2, 3, 4, 5].map((n) => placement(n).orders[0]!.orderId));
+  });
+
+  it('keeps up to the configured number of requests waiting at once', async () => {
+    const b = batcher(2);
+    const first = b.place(placement(1));
+    expect(await requestsSeen(1)).toBe(1);
+    const second = b.place(placement(2));
+    expect(await requestsSeen(2)).toBe(2);
+    const third = b.place(placement(3));
+    expect(await requestsSeen(3)).toBe(2);
+
+    held[1]!.answer(accepted(held[1]!.placements));
+    await second;
+    expect(await requestsSeen(3)).toBe(3);
+    held[0]!.answer(accepted(held[0]!.placements));
+    held[2]!.answer(accepted(held[2]!.placements));
+    expect((await first)[0]!.success).toBe(true);
+    expect((await third)[0]!.orderID).toBe(placement(3).orders[0]!.orderId);
+  });
+
+  it('fails every placement of a refused request with its error and goes on with the next', async () => {
+    const b = batcher(1);
+    const first = b.place(placement(1));
+    expect(await requestsSeen(1)).toBe(1);
+    const second = b.place(placement(2));
+    const third = b.place(placement(3));
+
+    const refused = fail('service_unavailable', 'engine restarting', 1);
+    held[0]!.answer(refused);
+    await expect(first).rejects.toMatchObject({ body: refused.body, status: 503 });
+    expect(await requestsSeen(2)).toBe(2);
+    expect(held[1]!.placements).toHaveLength(2);
+    held[1]!.answer(refused);
+    await expect(second).rejects.toMatchObject({ body: refused.body });
+    await expect(third).rejects.toMatchObject({ body: refused.body });
+  });
+});
