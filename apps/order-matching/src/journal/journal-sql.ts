@@ -45,7 +45,7 @@ WITH
     SELECT $1, * FROM UNNEST($52::text[], $53::text[], $54::text[], $55::bigint[], $56::bigint[])),
   ob AS (
     INSERT INTO outbox (subject, payload)
-    SELECT $57, m.p FROM json_array_elements_text($58::json) WITH ORDINALITY AS m(p, n) ORDER BY m.n
+    SELECT $57, m.p FROM string_to_table($58::text, chr(30)) WITH ORDINALITY AS m(p, n) ORDER BY m.n
     RETURNING id),
   mk AS (
     UPDATE markets m SET
@@ -56,6 +56,9 @@ WITH
     FROM UNNEST($59::text[], $60::bigint[], $61::int[], $62::bool[]) AS u(condition_id, book_seq, winner, accepting)
     WHERE m.condition_id = u.condition_id)
 SELECT COALESCE(array_agg(id ORDER BY id), '{}')::text[] AS outbox_ids FROM ob`;
+
+/** Between two outbox messages in WRITE_BATCH's $58: chr(30), the record separator, never raw in JSON text. */
+const MESSAGE_SEPARATOR = '\x1e';
 
 type Pick<T> = (row: T) => unknown;
 type MakerRow = TradeRecord['makers'][number] & { tradeId: string; position: number };
@@ -121,9 +124,11 @@ function batchParameters(batchId: string, commands: number, parts: Effects[]): {
     ...columns(balances, BALANCE_COLUMNS),
     ...columns(moves, MOVE_COLUMNS),
     MATCHING_BATCH_SUBJECT,
-    // One JSON array of the messages' texts: as a text[] parameter, each quote of the JSON was escaped
-    // by a regular expression in node-pg and unescaped again by PostgreSQL's array parser.
-    JSON.stringify(messages),
+    // The messages' texts in one text, split on a separator JSON never holds raw (JSON.stringify escapes
+    // every control character). As a text[], node-pg escaped each quote with a regular expression and
+    // PostgreSQL's array parser removed the escapes; as a JSON array, JSON.stringify escaped them and
+    // PostgreSQL lexed the whole array and unescaped each message a character at a time.
+    messages.join(MESSAGE_SEPARATOR),
     ...columns([...markets.entries()], MARKET_COLUMNS),
   ];
   return { values, messages };

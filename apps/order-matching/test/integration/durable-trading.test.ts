@@ -1,6 +1,6 @@
 import { Pool } from 'pg';
 import { readStream } from '@exchange/testing';
-import type { MatchingEvent, MatchingEventBatch, OrderResult, TradeEvent } from '@exchange/contracts';
+import { MAX_EVENTS_PER_MESSAGE, type MatchingEvent, type MatchingEventBatch, type OrderResult, type TradeEvent } from '@exchange/contracts';
 import { COLLATERAL } from '../../src/engine/ledger';
 import { audit } from '../../src/engine/money';
 import { OrderIdSet } from '../../src/engine/order-id-set';
@@ -13,6 +13,7 @@ const YES = '101';
 const NO = '202';
 const alice = traderOf(1);
 const bob = traderOf(2);
+const carol = traderOf(3);
 
 describe('order-matching on real PostgreSQL and NATS', () => {
   let om: MatchingUnderTest;
@@ -144,5 +145,40 @@ describe('order-matching on real PostgreSQL and NATS', () => {
     for (const until = Date.now() + 5_000; (await outboxRows()) > 0 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 100));
     expect(await outboxRows()).toBe(0);
     expect(Number((await om.engine().pool.query<{ n: string }>('SELECT count(*) AS n FROM batches')).rows[0]!.n)).toBeGreaterThan(0);
+  });
+
+  it('journals and publishes a batch too large for one message as several, in order', async () => {
+    await om.data('matching.admin.deposit.v1', { address: carol.address, amount: '1000' });
+    const resting = 600;
+    for (let placed = 0; placed < resting; placed += 300) {
+      // 20 client requests of 15 orders in one message, as the gateway sends them (post-only: the engine
+      // restarted in the first test).
+      const placements = Array.from({ length: 20 }, () => ({
+        caller: carol,
+        orders: Array.from({ length: 15 }, () => anOrder(carol, { token: YES, side: 'BUY', price: '0.10', size: '5', postOnly: true })),
+      }));
+      const results = await om.data('matching.orders.place.v1', { placements });
+      expect(results.flat().filter((r) => !r.success)).toEqual([]);
+    }
+    // Each cancellation makes an order event and a book event: 1,200 events in one batch.
+    const canceled = await om.data('matching.orders.cancel-all.v1', { caller: carol });
+    expect(canceled.canceled).toHaveLength(resting);
+
+    const cancelMessages = async () =>
+      (await readStream(om.prefix, 'MATCHING'))
+        .map((m) => m.data as MatchingEventBatch)
+        .filter((b) => b.events.some((e) => e.type === 'order' && e.data.type === 'CANCELLATION' && canceled.canceled.includes(e.data.id)));
+    let parts = await cancelMessages();
+    for (const until = Date.now() + 5_000; parts.length < 2 && Date.now() < until; parts = await cancelMessages()) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(parts.length).toBe(Math.ceil((resting * 2) / MAX_EVENTS_PER_MESSAGE));
+    expect(new Set(parts.map((p) => p.batchId)).size).toBe(1);
+    const events = parts.flatMap((p) => p.events);
+    expect(events).toHaveLength(resting * 2);
+    const cancellations = events.flatMap((e) => (e.type === 'order' ? [e.data.id] : []));
+    expect(new Set(cancellations)).toEqual(new Set(canceled.canceled));
+    const bookSeqs = events.flatMap((e) => (e.type === 'book' ? [e.data.bookSeq] : []));
+    expect(bookSeqs).toEqual(bookSeqs.map((_, i) => bookSeqs[0]! + i));
   });
 });
