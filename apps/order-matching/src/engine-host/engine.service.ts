@@ -47,6 +47,7 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
       this.state.postOnlyUntil = Date.now() + this.env.POST_ONLY_AFTER_RESTART_SECONDS * 1000;
     }
     this.logger.log(`engine loaded: ${this.state.markets.size} markets, ${loaded.openOrders} resting orders`);
+    await this.warnWithoutAutovacuum();
     await ensureStream(this.nc, this.messaging.NATS_PREFIX, MATCHING_STREAM);
     this.outbox = new MatchingOutboxStore(this.pool);
     this.relay = new OutboxRelay(this.nc.jetstream(), this.messaging.NATS_PREFIX, this.outbox);
@@ -64,6 +65,17 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
     await this.relay?.stop();
     await this.checkpoint();
     await this.pool.end();
+  }
+
+  /**
+   * The outbox is vacuumed by its checkpoints; the orders table is not: every order that rests and then
+   * ends leaves a dead row version that only (auto)vacuum reclaims.
+   */
+  private async warnWithoutAutovacuum(): Promise<void> {
+    const setting = await this.pool.query<{ on: string }>("SELECT current_setting('autovacuum') AS on");
+    if (setting.rows[0]?.on !== 'on') {
+      this.logger.warn('PostgreSQL runs with autovacuum off: the orders table bloats unless it is vacuumed (docs/trading.md, "Durability")');
+    }
   }
 
   private async checkpoint(): Promise<void> {

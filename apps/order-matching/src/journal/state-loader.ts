@@ -34,7 +34,8 @@ export async function loadState(pool: Pool, state: EngineState): Promise<{ resta
   state.nextSeq = Number(last.rows[0]?.seq ?? 0) + 1;
   await loadPastIds(pool, state.pastIds);
 
-  const open = await pool.query('SELECT * FROM orders WHERE status = $1 ORDER BY seq', ['LIVE']);
+  // The status as a literal: the planner then uses the partial index of resting orders.
+  const open = await pool.query("SELECT * FROM orders WHERE status = 'LIVE' ORDER BY seq");
   for (const row of open.rows) {
     const order: OrderState = {
       id: row.id,

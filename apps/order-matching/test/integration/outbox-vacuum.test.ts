@@ -1,0 +1,57 @@
+import path from 'node:path';
+import { Pool } from 'pg';
+import { createTestDatabase, dropDatabase } from '@exchange/service-kit';
+import { MatchingOutboxStore, OUTBOX_VACUUM_AFTER_ROWS } from '../../src/engine-host/matching-outbox';
+
+/** The outbox's checkpoints on a fresh, migrated database (no engine running). */
+describe('MatchingOutboxStore checkpoints', () => {
+  let url: string;
+  let pool: Pool;
+
+  beforeAll(async () => {
+    url = await createTestDatabase(path.join(__dirname, '../..'), 'outbox');
+    pool = new Pool({ connectionString: url, max: 3 });
+  });
+  afterAll(async () => {
+    await pool.end();
+    await dropDatabase(url);
+  });
+
+  /** Writes `count` rows of a payload large enough to go to TOAST, as the journal's batches do; answers the last id. */
+  const write = async (count: number): Promise<bigint> => {
+    const payload = JSON.stringify({ events: 'x'.repeat(4_000) });
+    const rows = await pool.query<{ id: string }>(
+      `INSERT INTO outbox (subject, payload) SELECT 'matching.evt.batch.v1', $1 FROM generate_series(1, $2) RETURNING id::text`,
+      [payload, count],
+    );
+    return BigInt(rows.rows.at(-1)!.id);
+  };
+  const vacuums = async () =>
+    Number((await pool.query<{ n: string }>(`SELECT vacuum_count::text AS n FROM pg_stat_user_tables WHERE relname = 'outbox'`)).rows[0]!.n);
+  const rows = async () => Number((await pool.query<{ n: string }>('SELECT count(*)::text AS n FROM outbox')).rows[0]!.n);
+
+  it('deletes published rows, keeps the rest, and vacuums the table after enough deletions', async () => {
+    const store = new MatchingOutboxStore(pool);
+    expect(await store.pending(10)).toEqual([]);
+
+    const first = await write(OUTBOX_VACUUM_AFTER_ROWS - 1);
+    const unpublished = await write(5);
+    await store.markPublished([first]);
+    await store.checkpoint();
+    expect(await rows()).toBe(5);
+    expect(await vacuums()).toBe(0);
+
+    const second = await write(10);
+    await store.markPublished([unpublished, second]);
+    // Two ticks at once: one checkpoint runs, the other waits for it.
+    await Promise.all([store.checkpoint(), store.checkpoint()]);
+    expect(await rows()).toBe(0);
+    for (let i = 0; i < 50 && (await vacuums()) === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await vacuums()).toBe(1);
+
+    // The progress survives: a new store (a restart) reads nothing before it.
+    const third = await write(3);
+    const restarted = new MatchingOutboxStore(pool);
+    expect((await restarted.pending(10)).map((r) => r.id)).toEqual([third - 2n, third - 1n, third]);
+  });
+});
