@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import { Pool } from 'pg';
@@ -9,6 +8,7 @@ import { expireOrders } from '../engine/cancel-orders';
 import { EngineState } from '../engine/engine-state';
 import { GroupCommit } from '../journal/group-commit';
 import { loadState } from '../journal/state-loader';
+import { uuidV7 } from '../journal/time-ordered-ids';
 import { MatchingOutboxStore } from './matching-outbox';
 
 export const FATAL_HANDLER = Symbol('FATAL_HANDLER');
@@ -36,7 +36,7 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     @Inject(FATAL_HANDLER) onFatal: FatalHandler,
   ) {
-    this.state = new EngineState({ feeAccount: env.FEE_ACCOUNT, newId: randomUUID });
+    this.state = new EngineState({ feeAccount: env.FEE_ACCOUNT, newId: () => uuidV7() });
     this.pool = new Pool({ connectionString: env.DATABASE_URL, max: env.DB_POOL_SIZE });
     this.commits = new GroupCommit(this.pool, onFatal);
   }

@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { Pool } from 'pg';
 import type { OutboxRecord } from '@exchange/service-kit';
 import type { Effects } from '../engine/effects';
 import { writeBatch } from './journal-sql';
+import { timeOrderedHash } from './time-ordered-ids';
 
 interface Waiter {
   resolve(batchId: string): void;
@@ -47,7 +47,7 @@ export class GroupCommit {
       const waiters = this.waiters;
       this.parts = [];
       this.waiters = [];
-      const batchId = `0x${randomBytes(32).toString('hex')}`;
+      const batchId = timeOrderedHash();
       try {
         const outbox = parts.length ? await this.write(batchId, waiters.length, parts) : [];
         for (const w of waiters) w.resolve(batchId);
