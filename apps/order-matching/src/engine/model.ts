@@ -44,6 +44,11 @@ export interface OrderState {
   reservedAsset: string;
   reserved: number;
   tradeIds: string[];
+  /**
+   * Whether a committed batch holds the order's row: its next change is an update, not an insert (set by
+   * the journal after the commit; true for orders loaded at start).
+   */
+  journaled: boolean;
 }
 
 export interface MakerFill {

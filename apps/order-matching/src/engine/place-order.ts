@@ -120,6 +120,7 @@ export function placeOrder(state: EngineState, caller: Caller, verified: Verifie
     reservedAsset,
     reserved,
     tradeIds: [],
+    journaled: false,
   };
   state.addOrder(taker);
   state.touch(taker);

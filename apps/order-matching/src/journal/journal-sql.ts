@@ -8,7 +8,9 @@ import { eventMessages } from './event-messages';
 
 /**
  * One batch is ONE statement: data-modifying CTEs insert the batch, orders, trades, balances, money
- * moves and outbox rows, each table from arrays (UNNEST), and update the markets. A single statement is
+ * moves and outbox rows, each table from arrays (UNNEST), and update the markets and the orders an
+ * earlier batch wrote (`journaled`). New orders are plain inserts: as `INSERT ... ON CONFLICT DO UPDATE`
+ * each paid a speculative insertion (an index probe first, a confirmation record in the WAL after). A single statement is
  * atomic by itself, so a batch costs one round trip and one commit whatever its size; its text never
  * changes, so PostgreSQL plans it once (a named prepared statement). Empty arrays insert nothing.
  * The outbox payload is stored as text compressed with lz4: it is the published message exactly, read
@@ -23,9 +25,11 @@ WITH
       order_type, post_only, expiration, created_at, reserved_asset, reserved, trade_ids)
     SELECT * FROM UNNEST($3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::int[],
       $11::text[], $12::int[], $13::bigint[], $14::bigint[], $15::text[], $16::text[], $17::bool[], $18::bigint[], $19::bigint[],
-      $20::text[], $21::bigint[], $22::jsonb[])
-    ON CONFLICT (id) DO UPDATE SET matched = EXCLUDED.matched, status = EXCLUDED.status, reserved = EXCLUDED.reserved,
-      trade_ids = EXCLUDED.trade_ids, updated_at = now()),
+      $20::text[], $21::bigint[], $22::jsonb[])),
+  ou AS (
+    UPDATE orders SET matched = u.matched, status = u.status, reserved = u.reserved, trade_ids = u.trade_ids, updated_at = now()
+    FROM UNNEST($63::text[], $64::bigint[], $65::text[], $66::bigint[], $67::jsonb[]) AS u(id, matched, status, reserved, trade_ids)
+    WHERE orders.id = u.id),
   t AS (
     INSERT INTO trades (id, batch_id, condition_id, taker_order_id, taker, taker_owner, token_id, outcome, side, shares,
       collateral, fee, fee_rate_bps, match_time)
@@ -80,6 +84,8 @@ const MAKER_COLUMNS: Pick<MakerRow>[] = [
   (m) => m.tradeId, (m) => m.orderId, (m) => m.position, (m) => m.maker, (m) => m.owner, (m) => m.tokenId, (m) => m.outcome,
   (m) => m.side, (m) => m.shares, (m) => m.price, (m) => m.fee, (m) => m.rebate,
 ];
+/** An order an earlier batch wrote: only what can change after placement. */
+const ORDER_UPDATE_COLUMNS: Pick<OrderState>[] = [(o) => o.id, (o) => o.matched, (o) => o.status, (o) => o.reserved, (o) => JSON.stringify(o.tradeIds)];
 const BALANCE_COLUMNS: Pick<BalanceRow>[] = [(b) => b.address, (b) => b.asset, (b) => b.available, (b) => b.reserved];
 const MOVE_COLUMNS: Pick<MoneyMove>[] = [(m) => m.kind, (m) => m.address, (m) => m.conditionId, (m) => m.amount, (m) => m.payout];
 
@@ -96,7 +102,7 @@ function columns<T>(rows: T[], picks: Pick<T>[]): unknown[][] {
 }
 
 /** The parameters of WRITE_BATCH for a batch made of the effects of several commands, and its event messages. */
-function batchParameters(batchId: string, commands: number, parts: Effects[]): { values: unknown[]; messages: string[] } {
+function batchParameters(batchId: string, commands: number, parts: Effects[]): { values: unknown[]; messages: string[]; orders: OrderState[] } {
   const orders = [...new Map(parts.flatMap((p) => [...p.orders])).values()];
   const trades = parts.flatMap((p) => p.trades);
   const makers: MakerRow[] = trades.flatMap((t) => t.makers.map((m, position) => ({ tradeId: t.id, position, ...m })));
@@ -115,10 +121,12 @@ function batchParameters(batchId: string, commands: number, parts: Effects[]): {
   for (const resolved of new Set(parts.flatMap((p) => [...p.markets]))) {
     Object.assign(market(resolved.conditionId), { winner: resolved.winningOutcome, accepting: resolved.acceptingOrders });
   }
+  const inserted = orders.filter((o) => !o.journaled);
+  const updated = orders.filter((o) => o.journaled);
   const values = [
     batchId,
     commands,
-    ...columns(orders, ORDER_COLUMNS),
+    ...columns(inserted, ORDER_COLUMNS),
     ...columns(trades, TRADE_COLUMNS),
     ...columns(makers, MAKER_COLUMNS),
     ...columns(balances, BALANCE_COLUMNS),
@@ -130,13 +138,15 @@ function batchParameters(batchId: string, commands: number, parts: Effects[]): {
     // PostgreSQL lexed the whole array and unescaped each message a character at a time.
     messages.join(MESSAGE_SEPARATOR),
     ...columns([...markets.entries()], MARKET_COLUMNS),
+    ...columns(updated, ORDER_UPDATE_COLUMNS),
   ];
-  return { values, messages };
+  return { values, messages, orders };
 }
 
 /** Writes a batch; answers its outbox rows (ids with the messages, in order) for the relay's fast path. */
 export async function writeBatch(pool: Pool, batchId: string, commands: number, parts: Effects[]): Promise<OutboxRecord[]> {
-  const { values, messages } = batchParameters(batchId, commands, parts);
+  const { values, messages, orders } = batchParameters(batchId, commands, parts);
   const result = await pool.query<{ outbox_ids: string[] }>({ name: 'write-batch', text: WRITE_BATCH, values });
+  for (const order of orders) order.journaled = true;
   return result.rows[0]!.outbox_ids.map((id, i) => ({ id: BigInt(id), subject: MATCHING_BATCH_SUBJECT, json: messages[i]! }));
 }

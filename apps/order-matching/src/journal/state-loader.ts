@@ -58,6 +58,7 @@ export async function loadState(pool: Pool, state: EngineState): Promise<{ resta
       reservedAsset: row.reserved_asset,
       reserved: Number(row.reserved),
       tradeIds: row.trade_ids,
+      journaled: true,
     };
     state.addOrder(order);
     const market = state.markets.get(order.conditionId)!;
