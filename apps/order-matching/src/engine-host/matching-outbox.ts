@@ -54,10 +54,19 @@ export class MatchingOutboxStore implements OutboxStore {
     return Promise.resolve();
   }
 
-  /** Writes the progress and deletes the rows up to it (one checkpoint at a time: a VACUUM may outlast a tick). */
+  /**
+   * Writes the progress and deletes the rows up to it. One checkpoint runs at a time (a VACUUM may
+   * outlast a tick); a call during one runs after it, so that it saves the progress of its own moment
+   * (the one at shutdown, say).
+   */
   checkpoint(): Promise<void> {
-    this.checkpointing ??= this.writeCheckpoint().finally(() => (this.checkpointing = undefined));
-    return this.checkpointing;
+    const current = (this.checkpointing ?? Promise.resolve()).catch(() => undefined).then(() => this.writeCheckpoint());
+    this.checkpointing = current;
+    const clear = () => {
+      if (this.checkpointing === current) this.checkpointing = undefined;
+    };
+    current.then(clear, clear);
+    return current;
   }
 
   private async writeCheckpoint(): Promise<void> {

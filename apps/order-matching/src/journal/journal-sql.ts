@@ -10,9 +10,10 @@ import { eventMessages } from './event-messages';
  * One batch is ONE statement: data-modifying CTEs insert the batch, orders, trades, balances, money
  * moves and outbox rows, each table from arrays (UNNEST), and update the markets and the orders an
  * earlier batch wrote (`journaled`). New orders are plain inserts: as `INSERT ... ON CONFLICT DO UPDATE`
- * each paid a speculative insertion (an index probe first, a confirmation record in the WAL after). A single statement is
- * atomic by itself, so a batch costs one round trip and one commit whatever its size; its text never
- * changes, so PostgreSQL plans it once (a named prepared statement). Empty arrays insert nothing.
+ * each paid a speculative insertion (an index probe first, a confirmation record in the WAL after).
+ * A single statement is atomic by itself, so a batch costs one round trip and one commit whatever its
+ * size; its text never changes, so PostgreSQL plans it once (a named prepared statement). Empty arrays
+ * insert nothing.
  * The outbox payload is stored as text compressed with lz4: it is the published message exactly, read
  * back only after a crash and deleted within a second (as jsonb it was parsed and compressed with pglz,
  * a quarter of the statement's time; uncompressed, it was most of the journal's WAL after the orders).

@@ -54,4 +54,18 @@ describe('MatchingOutboxStore checkpoints', () => {
     const restarted = new MatchingOutboxStore(pool);
     expect((await restarted.pending(10)).map((r) => r.id)).toEqual([third - 2n, third - 1n, third]);
   });
+
+  it('saves, in a checkpoint asked for while another runs, the progress of its own moment', async () => {
+    const store = new MatchingOutboxStore(pool);
+    await store.pending(1);
+    const first = await write(2);
+    await store.markPublished([first]);
+    const running = store.checkpoint();
+    const second = await write(2);
+    await store.markPublished([second]);
+    await Promise.all([running, store.checkpoint()]);
+    expect(await rows()).toBe(0);
+    const saved = await pool.query<{ last_id: string }>('SELECT last_id::text FROM outbox_cursor WHERE id = 1');
+    expect(BigInt(saved.rows[0]!.last_id)).toBe(second);
+  });
 });
