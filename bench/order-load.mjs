@@ -11,14 +11,17 @@
 //   2. saturation (closed-loop.mjs): --connections requests always in flight for --seconds; accepted/s.
 // --timeline prints latency per half second of each phase (by answer time).
 // Both use the plain-socket client of raw-http.mjs: the generator shares the two cores with the exchange,
-// and its own CPU in each phase is printed.
+// so the CPU each process spent per accepted order in each phase is printed (process-cpu.mjs), after
+// two figures of the machine itself (machine-fingerprint.mjs).
 // Orders are pre-signed (EIP-712 V2 with native secp256k1) so that the generator spends its CPU on HTTP;
 // every request carries fresh L2 HMAC headers, computed as it leaves. Orders alternate between two
 // traders and rest or cross in about equal parts, so the engine matches, settles and journals real
 // trades. An order is accepted when it is answered 200 (a refused one is 400 or 503).
 import { randomBytes } from 'node:crypto';
 import { closedLoop } from './closed-loop.mjs';
+import { machineFingerprint } from './machine-fingerprint.mjs';
 import { openLoop } from './open-loop.mjs';
+import { cpuPerUnit, cpuSnapshot } from './process-cpu.mjs';
 import { httpRequest } from './raw-http.mjs';
 import { credentials, l2Headers, orderBody, wallet } from './trading-client.mjs';
 
@@ -90,24 +93,28 @@ function requests(orders) {
   };
 }
 
-/** The generator's own CPU while it ran a phase: it shares the cores with the exchange. */
+/** The CPU of every process while a phase ran, the generator's own included: they share the cores. */
 async function measured(run) {
-  const before = process.cpuUsage();
+  const before = cpuSnapshot();
   const outcome = await run();
-  const used = process.cpuUsage(before);
-  return { ...outcome, generatorCpuSeconds: (used.user + used.system) / 1e6 };
+  return { ...outcome, cpu: cpuPerUnit(before, cpuSnapshot(), outcome.statuses[200] ?? 1) };
 }
 
 const fmt = (ms) => `${ms.toFixed(2)} ms`;
 const report = (r) => {
   const accepted = r.statuses[200] ?? 0;
   console.log(`  sent ${r.sent}, accepted ${accepted} (${(accepted / r.elapsed).toFixed(0)} orders/s), failed ${r.sent - accepted}, in ${r.elapsed.toFixed(2)} s`);
-  console.log(`  p50 ${fmt(r.p50)}  p99 ${fmt(r.p99)}  max ${fmt(r.max)}; generator CPU ${r.generatorCpuSeconds.toFixed(1)} s`);
+  console.log(`  p50 ${fmt(r.p50)}  p99 ${fmt(r.p99)}  max ${fmt(r.max)}`);
+  const groups = r.cpu.groups.map(([group, ms]) => `${group} ${ms.toFixed(3)}`).join(', ');
+  console.log(`  CPU per accepted order: ${r.cpu.machine.toFixed(3)} ms (${groups}); machine idle ${(r.cpu.idleShare * 100).toFixed(0)}%, ${r.cpu.contextSwitches.toFixed(1)} context switches per order`);
   if (!TIMELINE) return;
   for (const t of r.timeline) {
     console.log(`    ${t.from.toFixed(1).padStart(5)} s  ${String(t.answered).padStart(5)} answered  p50 ${fmt(t.p50)}  p99 ${fmt(t.p99)}  max ${fmt(t.max)}`);
   }
 };
+
+const machine = await machineFingerprint();
+console.log(`machine: wake-up round trip ${machine.wakeUpRoundTrip.toFixed(1)} µs, secp256k1 recovery ${machine.recovery.toFixed(1)} µs (machine-fingerprint.mjs)`);
 
 if (PHASES.includes('fixed')) {
   const { conditionId, orders } = await setUp(RATE * SECONDS);

@@ -1,0 +1,74 @@
+// Two figures that tell machines of the same kind apart before a load test, printed with its results:
+// the same code gave 3,100-3,600 accepted orders/s at saturation on one and 1,600-1,900 on another,
+// while the matching core ran as fast on both (docs/performance.md, "fifth session").
+//  - a wake-up round trip: one byte each way between two processes over named pipes, with blocking
+//    reads (what `perf bench sched pipe` measures): every hop of the exchange pays such wake-ups;
+//  - a secp256k1 public-key recovery (native addon), the gateway's largest single cost per order.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import secp256k1 from 'secp256k1';
+
+const ROUND_TRIPS = 20_000;
+const RECOVERIES = 2_000;
+
+/** Median of a few repetitions of `measure`, which returns microseconds per operation. */
+function median(measure, repetitions = 3) {
+  const runs = Array.from({ length: repetitions }, measure).sort((a, b) => a - b);
+  return runs[Math.floor(repetitions / 2)];
+}
+
+function wakeUpRoundTripMicros() {
+  const dir = mkdtempSync(path.join(tmpdir(), 'fingerprint-'));
+  const ping = path.join(dir, 'ping');
+  const pong = path.join(dir, 'pong');
+  return new Promise((resolve, reject) => {
+    const made = spawn('mkfifo', [ping, pong]);
+    made.on('exit', () => {
+      // The echo side answers each byte until the pipe closes.
+      const echo = spawn(process.execPath, ['-e', `
+        const fs = require('node:fs');
+        const input = fs.openSync(${JSON.stringify(ping)}, 'r');
+        const output = fs.openSync(${JSON.stringify(pong)}, 'w');
+        const byte = Buffer.alloc(1);
+        while (fs.readSync(input, byte) === 1) fs.writeSync(output, byte);`], { stdio: 'ignore' });
+      echo.on('error', reject);
+      const output = openSync(ping, 'w');
+      const input = openSync(pong, 'r');
+      const byte = Buffer.alloc(1);
+      const micros = median(() => {
+        const started = process.hrtime.bigint();
+        for (let i = 0; i < ROUND_TRIPS; i++) {
+          writeSync(output, byte);
+          readSync(input, byte);
+        }
+        return Number(process.hrtime.bigint() - started) / 1000 / ROUND_TRIPS;
+      });
+      closeSync(output);
+      closeSync(input);
+      echo.on('exit', () => {
+        rmSync(dir, { recursive: true });
+        resolve(micros);
+      });
+    });
+    made.on('error', reject);
+  });
+}
+
+function recoveryMicros() {
+  const key = randomBytes(32);
+  const digest = randomBytes(32);
+  const { signature, recid } = secp256k1.ecdsaSign(digest, key);
+  return median(() => {
+    const started = process.hrtime.bigint();
+    for (let i = 0; i < RECOVERIES; i++) secp256k1.ecdsaRecover(signature, recid, digest, false);
+    return Number(process.hrtime.bigint() - started) / 1000 / RECOVERIES;
+  });
+}
+
+/** The machine's wake-up round trip and secp256k1 recovery, in microseconds. */
+export async function machineFingerprint() {
+  return { wakeUpRoundTrip: await wakeUpRoundTripMicros(), recovery: recoveryMicros() };
+}
