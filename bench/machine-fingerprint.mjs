@@ -4,7 +4,7 @@
 //  - a wake-up round trip: one byte each way between two processes over named pipes, with blocking
 //    reads (what `perf bench sched pipe` measures): every hop of the exchange pays such wake-ups;
 //  - a secp256k1 public-key recovery (native addon), the gateway's largest single cost per order.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,36 +24,34 @@ function wakeUpRoundTripMicros() {
   const dir = mkdtempSync(path.join(tmpdir(), 'fingerprint-'));
   const ping = path.join(dir, 'ping');
   const pong = path.join(dir, 'pong');
-  return new Promise((resolve, reject) => {
-    const made = spawn('mkfifo', [ping, pong]);
-    made.on('exit', () => {
-      // The echo side answers each byte until the pipe closes.
-      const echo = spawn(process.execPath, ['-e', `
-        const fs = require('node:fs');
-        const input = fs.openSync(${JSON.stringify(ping)}, 'r');
-        const output = fs.openSync(${JSON.stringify(pong)}, 'w');
-        const byte = Buffer.alloc(1);
-        while (fs.readSync(input, byte) === 1) fs.writeSync(output, byte);`], { stdio: 'ignore' });
-      echo.on('error', reject);
-      const output = openSync(ping, 'w');
-      const input = openSync(pong, 'r');
-      const byte = Buffer.alloc(1);
-      const micros = median(() => {
-        const started = process.hrtime.bigint();
-        for (let i = 0; i < ROUND_TRIPS; i++) {
-          writeSync(output, byte);
-          readSync(input, byte);
-        }
-        return Number(process.hrtime.bigint() - started) / 1000 / ROUND_TRIPS;
-      });
-      closeSync(output);
-      closeSync(input);
-      echo.on('exit', () => {
-        rmSync(dir, { recursive: true });
-        resolve(micros);
-      });
+  execFileSync('mkfifo', [ping, pong]);
+  // The echo side answers each byte until the pipe closes.
+  const echo = spawn(process.execPath, ['-e', `
+    const fs = require('node:fs');
+    const input = fs.openSync(${JSON.stringify(ping)}, 'r');
+    const output = fs.openSync(${JSON.stringify(pong)}, 'w');
+    const byte = Buffer.alloc(1);
+    while (fs.readSync(input, byte) === 1) fs.writeSync(output, byte);`], { stdio: 'ignore' });
+  // Each open waits for the other side's: the echo process opens them in the same order.
+  const output = openSync(ping, 'w');
+  const input = openSync(pong, 'r');
+  const byte = Buffer.alloc(1);
+  const micros = median(() => {
+    const started = process.hrtime.bigint();
+    for (let i = 0; i < ROUND_TRIPS; i++) {
+      writeSync(output, byte);
+      readSync(input, byte);
+    }
+    return Number(process.hrtime.bigint() - started) / 1000 / ROUND_TRIPS;
+  });
+  closeSync(output);
+  closeSync(input);
+  // Its end is seen only now: nothing ran on the event loop since it was started.
+  return new Promise((resolve) => {
+    echo.on('exit', () => {
+      rmSync(dir, { recursive: true });
+      resolve(micros);
     });
-    made.on('error', reject);
   });
 }
 
