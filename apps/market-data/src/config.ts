@@ -17,6 +17,11 @@ export const marketDataEnvSchema = baseEnvSchema.extend({
     .default('market-data'),
   /** How often the in-memory books are saved (when they changed), so that a restart replays less. */
   SNAPSHOT_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
+  /**
+   * While the MATCHING stream is busy, flushes (price history, quotes, the ack) start at most this
+   * often; quotes then trail the books by up to this much (docs/market-data.md, "Hot data in Redis").
+   */
+  FLUSH_INTERVAL_MS: z.coerce.number().int().min(1).max(1_000).default(50),
 });
 export type MarketDataEnv = z.output<typeof marketDataEnvSchema>;
 

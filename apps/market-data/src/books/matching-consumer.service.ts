@@ -24,12 +24,6 @@ import { yesTermsOf } from './token-view';
 const SNAPSHOT = 'matching';
 /** Acknowledge (and write price history) at least this often while a backlog streams in. */
 const FLUSH_EVERY = 500;
-/**
- * While MATCHING messages keep coming, flushes (price history, quotes, ack) start at most this often:
- * under load order-matching commits hundreds of batches a second, and a flush per batch cost more than
- * applying it. Quotes then trail the books by at most this much while the stream is busy.
- */
-const FLUSH_INTERVAL_MS = 10;
 /** How long a trade of a market the catalog feed has not delivered yet waits for it. */
 const UNKNOWN_MARKET_WAIT_MS = 30_000;
 
@@ -56,7 +50,12 @@ export class MatchingConsumer implements OnApplicationBootstrap, OnApplicationSh
   private stopping = false;
   /** Quotes are written per flush once every market's were written after catching up. */
   private quotesLive = false;
-  private readonly pacer = new FlushPacer(() => this.flush(), FLUSH_INTERVAL_MS);
+  /**
+   * While MATCHING messages keep coming, flushes start at most every FLUSH_INTERVAL_MS: under load
+   * order-matching commits hundreds of batches a second, and a flush per batch cost more than applying
+   * it. Quotes then trail the books by at most that much while the stream is busy.
+   */
+  private readonly pacer: FlushPacer;
 
   constructor(
     private readonly books: MarketBooks,
@@ -67,7 +66,9 @@ export class MatchingConsumer implements OnApplicationBootstrap, OnApplicationSh
     private readonly quotes: QuoteWriter,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     @Inject(MARKET_DATA_ENV) private readonly env: MarketDataEnv,
-  ) {}
+  ) {
+    this.pacer = new FlushPacer(() => this.flush(), env.FLUSH_INTERVAL_MS);
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     await this.catalog.ready;

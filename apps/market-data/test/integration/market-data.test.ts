@@ -237,7 +237,7 @@ describe('market-data (real PostgreSQL, Redis, NATS and JetStream)', () => {
     });
     expect(last).toEqual({ price: '0.64', side: 'BUY' });
     const end = Math.ceil(matchTime / 1000) + 1;
-    // The history is written by the next flush, up to 10 ms after the books: wait for the last trade's row.
+    // The history is written by the next flush, up to FLUSH_INTERVAL_MS after the books: wait for the last trade's row.
     const history = await until(async () => {
       const h = await md.data('marketdata.prices-history.v1', { market: yes, startTs: String(end - 60), endTs: String(end), fidelity: '1' });
       return h.history.at(-1)?.p === 0.64 ? h.history : undefined;
