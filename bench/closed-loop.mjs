@@ -3,21 +3,27 @@
 // throughput; its latencies are those of a full queue, not of a given rate (open-loop.mjs).
 import { Connection, Tally } from './raw-http.mjs';
 
-/** Resolves with the counts and latency percentiles (ms) once the time is up and every request is answered. */
-export function closedLoop({ url, seconds, connections, nextRequest }) {
+/**
+ * Runs for `warmUpSeconds` and then `seconds` more; `onMeasuring()` is called when the warm-up ends.
+ * Resolves with the counts and latency percentiles (ms) of the requests sent after the warm-up, once the
+ * time is up and every request is answered.
+ */
+export function closedLoop({ url, seconds, warmUpSeconds = 0, connections, nextRequest, onMeasuring = () => undefined }) {
   const { hostname, port } = new URL(url);
-  const tally = new Tally();
   const start = performance.now();
-  const end = start + seconds * 1000;
+  const measureFrom = start + warmUpSeconds * 1000;
+  const end = measureFrom + seconds * 1000;
+  const tally = new Tally(measureFrom);
+  setTimeout(onMeasuring, measureFrom - start);
   let open = connections;
   return new Promise((resolve) => {
     const next = (connection) => {
       if (performance.now() < end && !connection.broken) return connection.send(nextRequest(), performance.now());
       connection.socket.destroy();
-      if (--open === 0) resolve(tally.summary(start));
+      if (--open === 0) resolve(tally.summary(measureFrom));
     };
     const onAnswer = (connection, sentAt, status) => {
-      tally.add(performance.now() - sentAt, status);
+      tally.add(sentAt, performance.now() - sentAt, status);
       next(connection);
     };
     for (let i = 0; i < connections; i++) {

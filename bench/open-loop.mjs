@@ -6,23 +6,27 @@
 import { Connection, Tally } from './raw-http.mjs';
 
 /**
- * Sends `rate` requests per second for `seconds` over up to `connections` keep-alive connections;
- * `nextRequest()` gives the raw HTTP/1.1 text of each request (raw-http.mjs `httpRequest`), called when
- * the request leaves. Resolves with the counts and latency percentiles (ms) once every request is answered.
+ * Sends `rate` requests per second for `warmUpSeconds` and then `seconds` more over up to `connections`
+ * keep-alive connections; `nextRequest()` gives the raw HTTP/1.1 text of each request (raw-http.mjs
+ * `httpRequest`), called when the request leaves. `onMeasuring()` is called when the warm-up ends.
+ * Resolves with the counts and latency percentiles (ms) of the requests scheduled after the warm-up,
+ * once every request is answered.
  */
-export function openLoop({ url, rate, seconds, connections, nextRequest }) {
+export function openLoop({ url, rate, seconds, warmUpSeconds = 0, connections, nextRequest, onMeasuring = () => undefined }) {
   const { hostname, port } = new URL(url);
-  const total = Math.round(rate * seconds);
-  const tally = new Tally();
+  const total = Math.round(rate * (warmUpSeconds + seconds));
   const idle = [];
   const queue = [];
   let answered = 0;
   let scheduledCount = 0;
   const start = performance.now();
+  const measureFrom = start + warmUpSeconds * 1000;
+  const tally = new Tally(measureFrom);
+  setTimeout(onMeasuring, measureFrom - start);
   return new Promise((resolve) => {
     const finish = () => {
       for (const c of pool) c.socket.destroy();
-      resolve(tally.summary(start));
+      resolve(tally.summary(measureFrom));
     };
     const dispatch = (connection) => {
       // A closed connection is replaced, so that the schedule keeps its connections.
@@ -36,7 +40,7 @@ export function openLoop({ url, rate, seconds, connections, nextRequest }) {
       else connection.send(nextRequest(), scheduled);
     };
     const onAnswer = (connection, scheduled, status) => {
-      tally.add(performance.now() - scheduled, status);
+      tally.add(scheduled, performance.now() - scheduled, status);
       if (++answered === total) return finish();
       dispatch(connection);
     };

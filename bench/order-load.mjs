@@ -2,13 +2,16 @@
 // durable group commit), against a running exchange (./scripts/start.sh first).
 //
 //   node order-load.mjs [--base http://127.0.0.1:8080] [--rate 2000] [--seconds 10] [--connections 64]
-//                       [--phases fixed,saturation] [--timeline yes]
+//                       [--phases fixed,saturation] [--warmup 2] [--timeline yes]
 //
 // Two phases, each on fresh wallets and a fresh market, which it resolves at the end:
 //   1. fixed rate (open-loop.mjs): requests are sent on an even schedule of --rate per second whatever
 //      the answers do, and each latency is measured from the request's scheduled time (no coordinated
 //      omission);
 //   2. saturation (closed-loop.mjs): --connections requests always in flight for --seconds; accepted/s.
+// Each phase first runs --warmup seconds the same way, left out of its figures (the count is printed):
+// a phase's first seconds on its new market and wallets, with a newly started generator, were 2-3 times
+// slower than the rest (docs/performance.md, sixth session); --warmup 0 measures them.
 // --timeline prints latency per half second of each phase (by answer time).
 // Both use the plain-socket client of raw-http.mjs: the generator shares the two cores with the exchange,
 // so the CPU each process spent per accepted order in each phase is printed (process-cpu.mjs), after
@@ -32,6 +35,7 @@ const BASE = args.base ?? 'http://127.0.0.1:8080';
 const RATE = Number(args.rate ?? 2000);
 const SECONDS = Number(args.seconds ?? 10);
 const CONNECTIONS = Number(args.connections ?? 64);
+const WARM_UP = Number(args.warmup ?? 2);
 const PHASES = (args.phases ?? 'fixed,saturation').split(',');
 const TIMELINE = args.timeline !== undefined;
 const ADMIN = { authorization: `Bearer ${process.env.ADMIN_TOKEN ?? 'dev-admin-token-change-me'}`, 'content-type': 'application/json' };
@@ -93,16 +97,22 @@ function requests(orders) {
   };
 }
 
-/** The CPU of every process while a phase ran, the generator's own included: they share the cores. */
+/**
+ * The CPU of every process from the end of a phase's warm-up (`run` calls `onMeasuring` then) to its
+ * end, the generator's own included: they share the cores.
+ */
 async function measured(run) {
-  const before = cpuSnapshot();
-  const outcome = await run();
+  let before = cpuSnapshot();
+  const outcome = await run(() => {
+    before = cpuSnapshot();
+  });
   return { ...outcome, cpu: cpuPerUnit(before, cpuSnapshot(), outcome.statuses[200] ?? 1) };
 }
 
 const fmt = (ms) => `${ms.toFixed(2)} ms`;
 const report = (r) => {
   const accepted = r.statuses[200] ?? 0;
+  if (WARM_UP > 0) console.log(`  warm-up: ${WARM_UP} s, ${r.warmUp} requests answered, not counted below`);
   console.log(`  sent ${r.sent}, accepted ${accepted} (${(accepted / r.elapsed).toFixed(0)} orders/s), failed ${r.sent - accepted}, in ${r.elapsed.toFixed(2)} s`);
   console.log(`  p50 ${fmt(r.p50)}  p99 ${fmt(r.p99)}  max ${fmt(r.max)}`);
   const groups = r.cpu.groups.map(([group, ms]) => `${group} ${ms.toFixed(3)}`).join(', ');
@@ -114,18 +124,23 @@ const report = (r) => {
 };
 
 const machine = await machineFingerprint();
-console.log(`machine: wake-up round trip ${machine.wakeUpRoundTrip.toFixed(1)} µs, secp256k1 recovery ${machine.recovery.toFixed(1)} µs (machine-fingerprint.mjs)`);
+console.log(
+  `machine: wake-up round trip ${machine.wakeUpRoundTrip.toFixed(1)} µs, idle wake-up ${machine.idleWakeUp.toFixed(0)} µs, ` +
+    `secp256k1 recovery ${machine.recovery.toFixed(1)} µs (machine-fingerprint.mjs)`,
+);
 
 if (PHASES.includes('fixed')) {
-  const { conditionId, orders } = await setUp(RATE * SECONDS);
+  const { conditionId, orders } = await setUp(RATE * (WARM_UP + SECONDS));
   console.log(`fixed rate: ${RATE}/s for ${SECONDS} s (open loop, latency from the scheduled send time)`);
-  report(await measured(() => openLoop({ url: BASE, rate: RATE, seconds: SECONDS, connections: CONNECTIONS, nextRequest: requests(orders) })));
+  const phase = { url: BASE, rate: RATE, seconds: SECONDS, warmUpSeconds: WARM_UP, connections: CONNECTIONS, nextRequest: requests(orders) };
+  report(await measured((onMeasuring) => openLoop({ ...phase, onMeasuring })));
   await tearDown(conditionId);
 }
 if (PHASES.includes('saturation')) {
   // More orders than the phase can send: each order may be placed once only.
-  const { conditionId, orders } = await setUp(6_000 * SECONDS);
+  const { conditionId, orders } = await setUp(6_000 * (WARM_UP + SECONDS));
   console.log(`saturation: ${CONNECTIONS} requests in flight for ${SECONDS} s`);
-  report(await measured(() => closedLoop({ url: BASE, seconds: SECONDS, connections: CONNECTIONS, nextRequest: requests(orders) })));
+  const phase = { url: BASE, seconds: SECONDS, warmUpSeconds: WARM_UP, connections: CONNECTIONS, nextRequest: requests(orders) };
+  report(await measured((onMeasuring) => closedLoop({ ...phase, onMeasuring })));
   await tearDown(conditionId);
 }

@@ -49,24 +49,38 @@ export class Connection {
 
 export const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
 
-/** Latencies and statuses of a run, as both loops report them. */
+/**
+ * Latencies and statuses of a run, as both loops report them. Requests sent before `measureFrom` (ms,
+ * performance.now()) are the warm-up: counted apart, left out of the figures.
+ */
 export class Tally {
+  constructor(measureFrom = 0) {
+    this.measureFrom = measureFrom;
+  }
+  warmUp = 0;
   latencies = [];
   /** When each answer came (ms, performance.now()), for the timeline. */
   answeredAt = [];
   statuses = new Map();
 
-  add(latency, status) {
+  /** `sentAt`: the request's scheduled (open loop) or actual (closed loop) send time. */
+  add(sentAt, latency, status) {
+    if (sentAt < this.measureFrom) {
+      this.warmUp++;
+      return;
+    }
     this.latencies.push(latency);
     this.answeredAt.push(performance.now());
     this.statuses.set(status, (this.statuses.get(status) ?? 0) + 1);
   }
 
+  /** Figures from `start` (ms, performance.now()): the end of the warm-up. */
   summary(start) {
     const timeline = timelineOf(start, this.answeredAt, this.latencies);
     const sorted = this.latencies.sort((a, b) => a - b);
     return {
       sent: sorted.length,
+      warmUp: this.warmUp,
       statuses: Object.fromEntries(this.statuses),
       elapsed: (performance.now() - start) / 1000,
       p50: percentile(sorted, 50),
