@@ -49,8 +49,8 @@ describe('order pre-checks on the hot market metadata', () => {
     await gw.close();
   });
 
-  /** A GTC BUY of `shares` for `collateral` (base units), signed for `exchange`. */
-  async function place(tokenId: string, shares: number, collateral: number, exchange: 'standard' | 'negRisk' = 'standard') {
+  /** The signed body of a GTC BUY of `shares` for `collateral` (base units), for `exchange`. */
+  async function orderBody(tokenId: string, shares: number, collateral: number, exchange: 'standard' | 'negRisk' = 'standard') {
     const order: OrderV2 = {
       salt: randomBytes(6).readUIntBE(0, 6),
       maker: wallet.address,
@@ -66,10 +66,23 @@ describe('order pre-checks on the hot market metadata', () => {
     };
     const digest = orderV2Digest(order, { chainId: 137, verifyingContract: EXCHANGE_V2_CONTRACTS[exchange] });
     const signature = await privateKeyToAccount(wallet.key).sign({ hash: `0x${Buffer.from(digest).toString('hex')}` });
-    const body = JSON.stringify({ order: { ...order, expiration: '0', signature }, owner: credentials.apiKey, orderType: 'GTC' });
-    const headers = { ...l2Headers(credentials, wallet.address, { method: 'POST', path: '/order', body }), 'content-type': 'application/json' };
-    const response = await fetch(`${gw.clob}/order`, { method: 'POST', headers, body });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    return { order: { ...order, expiration: '0', signature }, owner: credentials.apiKey, orderType: 'GTC' };
+  }
+
+  /** A request with its L2 headers, sent as many times as asked (a replay after the first). */
+  async function send(path: '/order' | '/orders', payload: unknown, times = 1) {
+    const body = JSON.stringify(payload);
+    const headers = { ...l2Headers(credentials, wallet.address, { method: 'POST', path, body }), 'content-type': 'application/json' };
+    const answers = [];
+    for (let i = 0; i < times; i++) {
+      const response = await fetch(`${gw.clob}${path}`, { method: 'POST', headers, body });
+      answers.push({ status: response.status, body: (await response.json()) as Record<string, unknown> });
+    }
+    return answers;
+  }
+
+  async function place(tokenId: string, shares: number, collateral: number, exchange: 'standard' | 'negRisk' = 'standard') {
+    return (await send('/order', await orderBody(tokenId, shares, collateral, exchange)))[0]!;
   }
 
   it('refuses off-grid prices and sizes under the minimum with the engine texts, without asking the engine', async () => {
@@ -101,5 +114,19 @@ describe('order pre-checks on the hot market metadata', () => {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     expect((await place(STANDARD_TOKEN, 10_000_000, 5_050_000)).status).toBe(425);
+  });
+
+  it('refuses a replayed placement with the 401 of L2, whether its orders reached the engine or not', async () => {
+    const unauthorized = { status: 401, body: { error: 'Unauthorized/Invalid api key', code: 'unauthorized' } };
+    const [passed, replayed] = await send('/order', await orderBody(STANDARD_TOKEN, 10_000_000, 5_000_000), 2);
+    expect(passed).toMatchObject({ status: 425 });
+    expect(replayed).toEqual(unauthorized);
+    const [refused, refusedAgain] = await send('/order', await orderBody(STANDARD_TOKEN, 4_000_000, 2_000_000), 2);
+    expect(refused).toMatchObject({ status: 400, body: { code: 'INVALID_ORDER_MIN_SIZE' } });
+    expect(refusedAgain).toEqual(unauthorized);
+    const batch = [await orderBody(STANDARD_TOKEN, 10_000_000, 5_000_000), await orderBody(STANDARD_TOKEN, 4_000_000, 2_000_000)];
+    const [batchPassed, batchReplayed] = await send('/orders', batch, 2);
+    expect(batchPassed).toMatchObject({ status: 425 });
+    expect(batchReplayed).toEqual(unauthorized);
   });
 });
