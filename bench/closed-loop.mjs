@@ -20,10 +20,10 @@ export function closedLoop({ url, seconds, warmUpSeconds = 0, connections, nextR
     const next = (connection) => {
       if (performance.now() < end && !connection.broken) return connection.send(nextRequest(), performance.now());
       connection.socket.destroy();
-      if (--open === 0) resolve(tally.summary(measureFrom));
+      if (--open === 0) resolve(tally.summary());
     };
     const onAnswer = (connection, sentAt, status) => {
-      tally.add(sentAt, performance.now() - sentAt, status);
+      tally.add(sentAt, status);
       next(connection);
     };
     for (let i = 0; i < connections; i++) {

@@ -4,8 +4,8 @@
 //  - a wake-up round trip: one byte each way between two processes over named pipes, with blocking
 //    reads (what `perf bench sched pipe` measures): every hop of the exchange pays such wake-ups;
 //  - an idle wake-up: the CPU a Node.js TCP echo server spends per message when messages come 10 ms
-//    apart, so that it sleeps between them as the exchange's processes do below saturation (about
-//    290 µs on the sixth session's machine, a C echo server 41 µs: docs/performance.md, "sixth session");
+//    apart, so that it sleeps between them as the exchange's processes do below saturation (219-305 µs
+//    on the sixth session's machine, where a C echo server spent 41 µs: docs/performance.md, "sixth session");
 //  - a secp256k1 public-key recovery (native addon), the gateway's largest single cost per order.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

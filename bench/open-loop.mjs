@@ -26,7 +26,7 @@ export function openLoop({ url, rate, seconds, warmUpSeconds = 0, connections, n
   return new Promise((resolve) => {
     const finish = () => {
       for (const c of pool) c.socket.destroy();
-      resolve(tally.summary(measureFrom));
+      resolve(tally.summary());
     };
     const dispatch = (connection) => {
       // A closed connection is replaced, so that the schedule keeps its connections.
@@ -40,7 +40,7 @@ export function openLoop({ url, rate, seconds, warmUpSeconds = 0, connections, n
       else connection.send(nextRequest(), scheduled);
     };
     const onAnswer = (connection, scheduled, status) => {
-      tally.add(scheduled, performance.now() - scheduled, status);
+      tally.add(scheduled, status);
       if (++answered === total) return finish();
       dispatch(connection);
     };

@@ -15,7 +15,7 @@
 // --timeline prints latency per half second of each phase (by answer time).
 // Both use the plain-socket client of raw-http.mjs: the generator shares the two cores with the exchange,
 // so the CPU each process spent per accepted order in each phase is printed (process-cpu.mjs), after
-// two figures of the machine itself (machine-fingerprint.mjs).
+// three figures of the machine itself (machine-fingerprint.mjs).
 // Orders are pre-signed (EIP-712 V2 with native secp256k1) so that the generator spends its CPU on HTTP;
 // every request carries fresh L2 HMAC headers, computed as it leaves. Orders alternate between two
 // traders and rest or cross in about equal parts, so the engine matches, settles and journals real

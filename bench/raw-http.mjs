@@ -54,7 +54,7 @@ export const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math
  * performance.now()) are the warm-up: counted apart, left out of the figures.
  */
 export class Tally {
-  constructor(measureFrom = 0) {
+  constructor(measureFrom) {
     this.measureFrom = measureFrom;
   }
   warmUp = 0;
@@ -63,19 +63,21 @@ export class Tally {
   answeredAt = [];
   statuses = new Map();
 
-  /** `sentAt`: the request's scheduled (open loop) or actual (closed loop) send time. */
-  add(sentAt, latency, status) {
+  /** An answer now; `sentAt`: the request's scheduled (open loop) or actual (closed loop) send time. */
+  add(sentAt, status) {
     if (sentAt < this.measureFrom) {
       this.warmUp++;
       return;
     }
-    this.latencies.push(latency);
-    this.answeredAt.push(performance.now());
+    const now = performance.now();
+    this.latencies.push(now - sentAt);
+    this.answeredAt.push(now);
     this.statuses.set(status, (this.statuses.get(status) ?? 0) + 1);
   }
 
-  /** Figures from `start` (ms, performance.now()): the end of the warm-up. */
-  summary(start) {
+  /** Figures from the end of the warm-up. */
+  summary() {
+    const start = this.measureFrom;
     const timeline = timelineOf(start, this.answeredAt, this.latencies);
     const sorted = this.latencies.sort((a, b) => a - b);
     return {
