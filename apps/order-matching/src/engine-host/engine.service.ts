@@ -7,6 +7,7 @@ import { MATCHING_ENV, type MatchingEnv } from '../config';
 import { expireOrders } from '../engine/cancel-orders';
 import { EngineState } from '../engine/engine-state';
 import { GroupCommit } from '../journal/group-commit';
+import { journalConnection } from '../journal/journal-connection';
 import { loadState } from '../journal/state-loader';
 import { uuidV7 } from '../journal/time-ordered-ids';
 import { MatchingOutboxStore } from './matching-outbox';
@@ -23,6 +24,7 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(EngineService.name);
   readonly state: EngineState;
   readonly pool: Pool;
+  private readonly journal: Pool;
   private readonly commits: GroupCommit;
   private relay?: OutboxRelay;
   private outbox?: MatchingOutboxStore;
@@ -38,7 +40,8 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
   ) {
     this.state = new EngineState({ feeAccount: env.FEE_ACCOUNT, newId: () => uuidV7() });
     this.pool = new Pool({ connectionString: env.DATABASE_URL, max: env.DB_POOL_SIZE });
-    this.commits = new GroupCommit(this.pool, onFatal);
+    this.journal = journalConnection(env.DATABASE_URL);
+    this.commits = new GroupCommit(this.journal, onFatal);
   }
 
   async onModuleInit(): Promise<void> {
@@ -64,7 +67,7 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
     clearInterval(this.timer);
     await this.relay?.stop();
     await this.checkpoint();
-    await this.pool.end();
+    await Promise.all([this.pool.end(), this.journal.end()]);
   }
 
   /**

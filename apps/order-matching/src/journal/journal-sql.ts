@@ -12,8 +12,8 @@ import { eventMessages } from './event-messages';
  * earlier batch wrote (`journaled`). New orders are plain inserts: as `INSERT ... ON CONFLICT DO UPDATE`
  * each paid a speculative insertion (an index probe first, a confirmation record in the WAL after).
  * A single statement is atomic by itself, so a batch costs one round trip and one commit whatever its
- * size; its text never changes, so PostgreSQL plans it once (a named prepared statement). Empty arrays
- * insert nothing.
+ * size; its text never changes, so it is a named prepared statement, planned once per connection on the
+ * journal's connection (journal-connection.ts). Empty arrays insert nothing.
  * The outbox payload is stored as text compressed with lz4: it is the published message exactly, read
  * back only after a crash and deleted within a second (as jsonb it was parsed and compressed with pglz,
  * a quarter of the statement's time; uncompressed, it was most of the journal's WAL after the orders).
