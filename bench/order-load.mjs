@@ -110,10 +110,15 @@ async function measured(run) {
 }
 
 const fmt = (ms) => `${ms.toFixed(2)} ms`;
+// Which answers the failures were: 0 is a connection closed before its answer (raw-http.mjs).
+const failures = (statuses) => {
+  const other = Object.entries(statuses).filter(([status]) => status !== '200');
+  return other.length ? ` (${other.map(([status, n]) => `status ${status}: ${n}`).join(', ')})` : '';
+};
 const report = (r) => {
   const accepted = r.statuses[200] ?? 0;
   if (WARM_UP > 0) console.log(`  warm-up: ${WARM_UP} s, ${r.warmUp} requests answered, not counted below`);
-  console.log(`  sent ${r.sent}, accepted ${accepted} (${(accepted / r.elapsed).toFixed(0)} orders/s), failed ${r.sent - accepted}, in ${r.elapsed.toFixed(2)} s`);
+  console.log(`  sent ${r.sent}, accepted ${accepted} (${(accepted / r.elapsed).toFixed(0)} orders/s), failed ${r.sent - accepted}${failures(r.statuses)}, in ${r.elapsed.toFixed(2)} s`);
   console.log(`  p50 ${fmt(r.p50)}  p99 ${fmt(r.p99)}  max ${fmt(r.max)}`);
   const groups = r.cpu.groups.map(([group, ms]) => `${group} ${ms.toFixed(3)}`).join(', ');
   console.log(`  CPU per accepted order: ${r.cpu.machine.toFixed(3)} ms (${groups}); machine idle ${(r.cpu.idleShare * 100).toFixed(0)}%, ${r.cpu.contextSwitches.toFixed(1)} context switches per order`);
