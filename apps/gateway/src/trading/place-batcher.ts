@@ -12,12 +12,14 @@ interface Waiting {
 
 /**
  * Sends order placements to the engine in as few NATS requests as keep it busy: at most
- * `PLACE_REQUESTS_IN_FLIGHT` requests (default 1) wait for the engine at a time, and the placements that
- * arrive meanwhile leave together in the next one (at most MAX_ORDERS_PER_MESSAGE orders each; a full
- * message leaves at once). The engine answers a request only after its group commit anyway, and the
- * placements held here would have waited for the next commit there; each NATS round trip, on the other
- * hand, costs the gateway, NATS and the engine a wake-up each (docs/gateway.md, "Order placement").
- * A request that fails as a whole (the engine not answering) fails each of its placements with that error.
+ * `PLACE_REQUESTS_IN_FLIGHT` requests (default 1) wait for the engine at a time, a request starts at
+ * least `PLACE_REQUEST_INTERVAL_MS` (default 3) after the previous one, and the placements that arrive
+ * meanwhile leave together in the next one (at most MAX_ORDERS_PER_MESSAGE orders each; a full message
+ * leaves at once). The engine answers a request only after its group commit anyway, and the placements
+ * held here would have waited for the next commit there; each NATS round trip and each commit, on the
+ * other hand, costs the gateway, NATS, the engine and PostgreSQL a wake-up each (docs/gateway.md,
+ * "Order placement"). A request that fails as a whole (the engine not answering) fails each of its
+ * placements with that error.
  */
 @Injectable()
 export class PlaceBatcher {
@@ -25,13 +27,17 @@ export class PlaceBatcher {
   private orders = 0;
   private inFlight = 0;
   private scheduled = false;
+  /** When the last request started (performance.now()). */
+  private lastSentAt = -Infinity;
   private readonly maxInFlight: number;
+  private readonly intervalMs: number;
 
   constructor(
     private readonly rpc: RpcClient,
-    @Inject(GATEWAY_ENV) env: Pick<GatewayEnv, 'PLACE_REQUESTS_IN_FLIGHT'>,
+    @Inject(GATEWAY_ENV) env: Pick<GatewayEnv, 'PLACE_REQUESTS_IN_FLIGHT' | 'PLACE_REQUEST_INTERVAL_MS'>,
   ) {
     this.maxInFlight = env.PLACE_REQUESTS_IN_FLIGHT;
+    this.intervalMs = env.PLACE_REQUEST_INTERVAL_MS;
   }
 
   /** The placement's results, in the order of its orders. Placements are checked by the caller. */
@@ -44,14 +50,21 @@ export class PlaceBatcher {
     });
   }
 
-  /** Sends what waits at the end of this turn, unless the engine already has its fill of requests. */
+  /**
+   * Sends what waits at the end of this turn, or when the interval since the last request is up, unless
+   * the engine already has its fill of requests.
+   */
   private schedule(): void {
     if (this.scheduled || this.waiting.length === 0 || this.inFlight >= this.maxInFlight) return;
     this.scheduled = true;
-    setImmediate(() => {
+    const go = () => {
       this.scheduled = false;
       this.send();
-    });
+    };
+    // Whole milliseconds: Node keeps a timer list per distinct delay.
+    const delay = Math.round(this.lastSentAt + this.intervalMs - performance.now());
+    if (delay > 0) setTimeout(go, delay);
+    else setImmediate(go);
   }
 
   private send(): void {
@@ -59,6 +72,7 @@ export class PlaceBatcher {
     if (batch.length === 0) return;
     this.waiting = [];
     this.orders = 0;
+    this.lastSentAt = performance.now();
     this.inFlight++;
     const settled = () => {
       this.inFlight--;

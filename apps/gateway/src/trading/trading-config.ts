@@ -12,4 +12,9 @@ export const tradingEnvShape = {
    * arrive meanwhile leave together in the next request (docs/gateway.md, "Order placement").
    */
   PLACE_REQUESTS_IN_FLIGHT: z.coerce.number().int().min(1).max(64).default(1),
+  /**
+   * Least time between the starts of two placement requests, in ms (0: none): placements arriving in
+   * between wait and leave together (docs/gateway.md, "Order placement").
+   */
+  PLACE_REQUEST_INTERVAL_MS: z.coerce.number().int().min(0).max(100).default(3),
 };

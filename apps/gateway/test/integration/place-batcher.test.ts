@@ -8,6 +8,8 @@ const codec = JSONCodec();
 
 interface Held {
   placements: OrderPlacement[];
+  /** When the engine stand-in received it (performance.now()). */
+  at: number;
   answer(reply: unknown): void;
 }
 
@@ -32,6 +34,7 @@ describe('PlaceBatcher', () => {
         const packet = codec.decode(msg.data) as { id: string; data: { placements: OrderPlacement[] } };
         held.push({
           placements: packet.data.placements,
+          at: performance.now(),
           answer: (reply) => msg.respond(codec.encode({ id: packet.id, response: reply, isDisposed: true })),
         });
       },
@@ -44,7 +47,8 @@ describe('PlaceBatcher', () => {
     await engine.close();
   });
 
-  const batcher = (inFlight: number) => new PlaceBatcher(new RpcClient(nc, prefix, 5_000), { PLACE_REQUESTS_IN_FLIGHT: inFlight });
+  const batcher = (inFlight: number, intervalMs = 0) =>
+    new PlaceBatcher(new RpcClient(nc, prefix, 5_000), { PLACE_REQUESTS_IN_FLIGHT: inFlight, PLACE_REQUEST_INTERVAL_MS: intervalMs });
 
   /** A placement whose one order id ends in `n` (the batcher does not look inside). */
   const placement = (n: number): OrderPlacement =>
@@ -96,6 +100,26 @@ describe('PlaceBatcher', () => {
     held[2]!.answer(accepted(held[2]!.placements));
     expect((await first)[0]!.success).toBe(true);
     expect((await third)[0]!.orderID).toBe(placement(3).orders[0]!.orderId);
+  });
+
+  it('starts a request no sooner than the interval after the previous one, with what arrived meanwhile', async () => {
+    const b = batcher(1, 200);
+    const started = performance.now();
+    const first = b.place(placement(1));
+    // Nothing was sent before: the first placement leaves at once.
+    expect(await requestsSeen(1)).toBe(1);
+    expect(held[0]!.at - started).toBeLessThan(150);
+    held[0]!.answer(accepted(held[0]!.placements));
+    await first;
+
+    const later = [2, 3].map((n) => b.place(placement(n)));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(held).toHaveLength(1);
+    expect(await requestsSeen(2)).toBe(2);
+    expect(held[1]!.at - started).toBeGreaterThanOrEqual(195);
+    expect(held[1]!.placements.map((p) => p.orders[0]!.orderId)).toEqual([2, 3].map((n) => placement(n).orders[0]!.orderId));
+    held[1]!.answer(accepted(held[1]!.placements));
+    expect((await Promise.all(later)).map((r) => r[0]!.success)).toEqual([true, true]);
   });
 
   it('fails every placement of a refused request with its error and goes on with the next', async () => {
