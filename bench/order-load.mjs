@@ -142,8 +142,9 @@ if (PHASES.includes('fixed')) {
   await tearDown(conditionId);
 }
 if (PHASES.includes('saturation')) {
-  // More orders than the phase can send: each order may be placed once only.
-  const { conditionId, orders } = await setUp(6_000 * (WARM_UP + SECONDS));
+  // More orders than the phase can send: each order may be placed once only (6,000 a second ran out
+  // on a machine that took 6,000/s, and the repeats were refused as duplicates).
+  const { conditionId, orders } = await setUp(10_000 * (WARM_UP + SECONDS));
   console.log(`saturation: ${CONNECTIONS} requests in flight for ${SECONDS} s`);
   const phase = { url: BASE, seconds: SECONDS, warmUpSeconds: WARM_UP, connections: CONNECTIONS, nextRequest: requests(orders) };
   report(await measured((onMeasuring) => closedLoop({ ...phase, onMeasuring })));
