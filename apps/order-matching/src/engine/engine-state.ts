@@ -1,6 +1,6 @@
 import { Effects } from './effects';
+import { EndedOrderIds } from './ended-order-ids';
 import { ExpiryQueue } from './expiry-queue';
-import { OrderIdSet } from './order-id-set';
 import { Ledger } from './ledger';
 import type { MarketState, OrderState } from './model';
 import { OrderIndex } from './order-index';
@@ -31,8 +31,8 @@ export class EngineState {
   readonly bySeq = new Map<number, OrderState>();
   readonly byOwner = new OrderIndex((order) => order.owner);
   readonly byMarket = new OrderIndex((order) => order.conditionId);
-  /** Ids of orders that ended: an order hash is never accepted twice. */
-  readonly pastIds = new OrderIdSet();
+  /** Ids of orders that ended, with their seqs: an order hash is never accepted twice. */
+  readonly pastIds = new EndedOrderIds();
   /** GTD orders by expiration; an ended order's entry stays until it comes due or is compacted away. */
   private readonly expiries = new ExpiryQueue();
   /** How many resting orders have an entry in `expiries` (the rest of its entries are stale). */
@@ -74,7 +74,12 @@ export class EngineState {
     this.byOwner.delete(order);
     this.byMarket.delete(order);
     if (order.expiration > 0) this.restingWithExpiry--;
-    this.pastIds.add(order.id);
+    this.pastIds.add(order.id, order.seq);
+  }
+
+  /** The seq (the key of its row) of an order placed here, resting or ended. */
+  seqOf(id: string): number | undefined {
+    return this.orders.get(id)?.seq ?? this.pastIds.seqOf(id);
   }
 
   /**

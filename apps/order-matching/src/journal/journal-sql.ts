@@ -29,8 +29,8 @@ WITH
       $20::text[], $21::bigint[], $22::jsonb[])),
   ou AS (
     UPDATE orders SET matched = u.matched, status = u.status, reserved = u.reserved, trade_ids = u.trade_ids, updated_at = now()
-    FROM UNNEST($63::text[], $64::bigint[], $65::text[], $66::bigint[], $67::jsonb[]) AS u(id, matched, status, reserved, trade_ids)
-    WHERE orders.id = u.id),
+    FROM UNNEST($63::bigint[], $64::bigint[], $65::text[], $66::bigint[], $67::jsonb[]) AS u(seq, matched, status, reserved, trade_ids)
+    WHERE orders.seq = u.seq),
   t AS (
     INSERT INTO trades (id, batch_id, condition_id, taker_order_id, taker, taker_owner, token_id, outcome, side, shares,
       collateral, fee, fee_rate_bps, match_time)
@@ -85,8 +85,8 @@ const MAKER_COLUMNS: Pick<MakerRow>[] = [
   (m) => m.tradeId, (m) => m.orderId, (m) => m.position, (m) => m.maker, (m) => m.owner, (m) => m.tokenId, (m) => m.outcome,
   (m) => m.side, (m) => m.shares, (m) => m.price, (m) => m.fee, (m) => m.rebate,
 ];
-/** An order an earlier batch wrote: only what can change after placement. */
-const ORDER_UPDATE_COLUMNS: Pick<OrderState>[] = [(o) => o.id, (o) => o.matched, (o) => o.status, (o) => o.reserved, (o) => JSON.stringify(o.tradeIds)];
+/** An order an earlier batch wrote, by its key: only what can change after placement. */
+const ORDER_UPDATE_COLUMNS: Pick<OrderState>[] = [(o) => o.seq, (o) => o.matched, (o) => o.status, (o) => o.reserved, (o) => JSON.stringify(o.tradeIds)];
 const BALANCE_COLUMNS: Pick<BalanceRow>[] = [(b) => b.address, (b) => b.asset, (b) => b.available, (b) => b.reserved];
 const MOVE_COLUMNS: Pick<MoneyMove>[] = [(m) => m.kind, (m) => m.address, (m) => m.conditionId, (m) => m.amount, (m) => m.payout];
 

@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import type { EngineState } from '../engine/engine-state';
 import type { OrderState } from '../engine/model';
-import type { OrderIdSet } from '../engine/order-id-set';
+import type { EndedOrderIds } from '../engine/ended-order-ids';
 import { bookSide, flipFor } from '../engine/book-terms';
 import { marketFromRow, type MarketRow } from '../markets/market-record';
 
@@ -80,15 +80,15 @@ export async function loadState(pool: Pool, state: EngineState): Promise<{ resta
 
 const PAST_IDS_PAGE = 50_000;
 
-/** The ids of ended orders, a page at a time along the primary key: all at once, millions of rows would be held as row objects. */
-export async function loadPastIds(pool: Pool, ids: OrderIdSet, pageSize = PAST_IDS_PAGE): Promise<void> {
-  for (let after = ''; ; ) {
-    const page = await pool.query<{ id: string }>(
-      "SELECT id FROM orders WHERE status <> 'LIVE' AND id > $1 ORDER BY id LIMIT $2",
+/** The ids and seqs of ended orders, a page at a time along the primary key: all at once, millions of rows would be held as row objects. */
+export async function loadPastIds(pool: Pool, ids: EndedOrderIds, pageSize = PAST_IDS_PAGE): Promise<void> {
+  for (let after = 0; ; ) {
+    const page = await pool.query<{ id: string; seq: string }>(
+      "SELECT id, seq FROM orders WHERE status <> 'LIVE' AND seq > $1 ORDER BY seq LIMIT $2",
       [after, pageSize],
     );
-    for (const row of page.rows) ids.add(row.id);
+    for (const row of page.rows) ids.add(row.id, Number(row.seq));
     if (page.rows.length < pageSize) return;
-    after = page.rows[page.rows.length - 1]!.id;
+    after = Number(page.rows[page.rows.length - 1]!.seq);
   }
 }

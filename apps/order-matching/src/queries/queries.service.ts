@@ -28,13 +28,17 @@ const EXCHANGES = Object.values(EXCHANGE_V2_CONTRACTS);
 export class QueriesService {
   constructor(private readonly engine: EngineService) {}
 
+  /** One order by id: the engine knows every order's seq, the key of its row (the table has no index on ids). */
   async order(caller: Caller, id: string): Promise<Reply<OpenOrder>> {
+    const notFound = fail('order_not_found', `order ${id} not found`);
+    const seq = this.engine.state.seqOf(id.toLowerCase());
+    if (seq === undefined) return notFound;
     const rows = await this.engine.pool.query<OrderRow>(
-      `SELECT o.*, m.outcomes FROM orders o JOIN markets m USING (condition_id) WHERE o.id = $1 AND (o.owner = $2 OR o.maker = $3)`,
-      [id.toLowerCase(), caller.apiKey, caller.address.toLowerCase()],
+      `SELECT o.*, m.outcomes FROM orders o JOIN markets m USING (condition_id) WHERE o.seq = $1 AND o.id = $2 AND (o.owner = $3 OR o.maker = $4)`,
+      [seq, id.toLowerCase(), caller.apiKey, caller.address.toLowerCase()],
     );
     const row = rows.rows[0];
-    return row ? ok(presentOrder(row)) : fail('order_not_found', `order ${id} not found`);
+    return row ? ok(presentOrder(row)) : notFound;
   }
 
   /** The caller's open orders (status LIVE), oldest first. */

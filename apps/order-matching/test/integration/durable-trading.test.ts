@@ -3,7 +3,7 @@ import { readStream } from '@exchange/testing';
 import { MAX_EVENTS_PER_MESSAGE, type MatchingEvent, type MatchingEventBatch, type OrderResult, type TradeEvent } from '@exchange/contracts';
 import { COLLATERAL } from '../../src/engine/ledger';
 import { audit } from '../../src/engine/money';
-import { OrderIdSet } from '../../src/engine/order-id-set';
+import { EndedOrderIds } from '../../src/engine/ended-order-ids';
 import { loadPastIds } from '../../src/journal/state-loader';
 import { anOrder, traderOf } from '../support/engine-fixture';
 import { aMarketSnapshot, startMatching, type MatchingUnderTest } from '../support/matching-harness';
@@ -87,6 +87,12 @@ describe('order-matching on real PostgreSQL and NATS', () => {
     const after = om.engine().state;
     expect([...after.markets.get(CONDITION)!.book.orders()]).toEqual(book);
     expect(holdings(after)).toEqual(balances);
+    // Rows are keyed by seq: an order is found by id through the seqs the engine loaded, ended or resting.
+    const get = (caller: typeof alice, id: string) => om.request('matching.orders.get.v1', { caller, id });
+    expect(await get(alice, asks[0]!.orderID)).toMatchObject({ ok: true, data: { status: 'MATCHED', size_matched: '10' } });
+    expect(await get(alice, asks[1]!.orderID.toUpperCase().replace('0X', '0x'))).toMatchObject({ ok: true, data: { status: 'LIVE', size_matched: '5' } });
+    expect(await get(bob, asks[1]!.orderID)).toMatchObject({ ok: false, status: 404, body: { code: 'order_not_found' } });
+    expect(await get(alice, `0x${'5'.repeat(64)}`)).toMatchObject({ ok: false, status: 404, body: { code: 'order_not_found' } });
     expect(audit(after)).toEqual(audit(before));
 
     const refused = await place(bob, anOrder(bob, { token: YES, side: 'BUY', price: '0.30', size: '5' }));
@@ -100,12 +106,12 @@ describe('order-matching on real PostgreSQL and NATS', () => {
     // The ended orders' ids load a page at a time: one id per page here, so every page boundary counts.
     const pool = new Pool({ connectionString: om.databaseUrl });
     try {
-      const ended = (await pool.query<{ id: string }>("SELECT id FROM orders WHERE status <> 'LIVE'")).rows.map((r) => r.id);
+      const ended = (await pool.query<{ id: string; seq: string }>("SELECT id, seq FROM orders WHERE status <> 'LIVE'")).rows;
       expect(ended.length).toBeGreaterThanOrEqual(2);
-      const ids = new OrderIdSet();
+      const ids = new EndedOrderIds();
       await loadPastIds(pool, ids, 1);
       expect(ids.size).toBe(ended.length);
-      expect(ended.every((id) => ids.has(id) && after.pastIds.has(id))).toBe(true);
+      expect(ended.every(({ id, seq }) => ids.seqOf(id) === Number(seq) && after.pastIds.seqOf(id) === Number(seq))).toBe(true);
     } finally {
       await pool.end();
     }
