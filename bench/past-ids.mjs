@@ -1,5 +1,6 @@
-// The memory and garbage-collection cost of order-matching's set of ended order ids, which grows with the
-// exchange's whole history: a Set of id strings against OrderIdSet (one typed array). Per structure:
+// The memory and garbage-collection cost of order-matching's ended order ids with their seqs, which grow
+// with the exchange's whole history: a Map of id strings to seqs against EndedOrderIds (typed arrays);
+// a Set of the strings alone for comparison. Per structure:
 // bytes per id (heap plus array buffers, after a full collection), the time of a full collection while
 // it is alive, and ns per lookup of a present and of an absent id. Needs the built app (pnpm build).
 //
@@ -8,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-const { OrderIdSet } = require('../apps/order-matching/dist/engine/order-id-set.js');
+const { EndedOrderIds } = require('../apps/order-matching/dist/engine/ended-order-ids.js');
 
 if (typeof gc !== 'function') throw new Error('run with node --expose-gc');
 const flag = process.argv.indexOf('--ids');
@@ -21,6 +22,9 @@ const used = () => {
   return m.heapUsed + m.arrayBuffers;
 };
 const fullGcMs = () => {
+  // The first collections after the ids' strings die also give the emptied heap pages back (40-100 ms
+  // each here): settle first, to time the collections the structure itself costs.
+  for (let i = 0; i < 5; i++) gc();
   const times = [];
   for (let i = 0; i < 5; i++) {
     const started = process.hrtime.bigint();
@@ -37,7 +41,7 @@ const nsPerLookup = (set, ids) => {
   return { ns, found };
 };
 
-function measure(name, make) {
+function measure(name, make, add) {
   const absent = Array.from({ length: 10_000 }, () => `0x${randomBytes(32).toString('hex')}`);
   const before = used();
   // The ids are made as the engine receives them: each a fresh string from hex. A 1% sample stays
@@ -45,7 +49,7 @@ function measure(name, make) {
   let ids = Array.from({ length: IDS }, () => `0x${randomBytes(32).toString('hex')}`);
   const sample = ids.filter((_, i) => i % 100 === 0);
   const set = make();
-  for (const id of ids) set.add(id);
+  ids.forEach((id, seq) => add(set, id, seq + 1));
   ids = null; // only the structure keeps them now
   const bytes = used() - before;
   const gcMs = fullGcMs();
@@ -54,14 +58,16 @@ function measure(name, make) {
   const missing = nsPerLookup(set, absent);
   if (present.found !== LOOKUPS || missing.found !== 0) throw new Error(`${name}: wrong answers`);
   console.log(
-    `${name.padEnd(12)} ${(bytes / IDS).toFixed(0).padStart(5)} bytes/id   full GC ${gcMs.toFixed(1).padStart(6)} ms   ` +
+    `${name.padEnd(14)} ${(bytes / IDS).toFixed(0).padStart(5)} bytes/id   full GC ${gcMs.toFixed(1).padStart(6)} ms   ` +
       `lookup ${present.ns.toFixed(0)} ns (present), ${missing.ns.toFixed(0)} ns (absent)`,
   );
   return set;
 }
 
 console.log(`${IDS.toLocaleString('en-US')} ended order ids`);
-let keep = measure('Set<string>', () => new Set());
+let keep = measure('Set<string>', () => new Set(), (set, id) => set.add(id));
 keep = null;
-keep = measure('OrderIdSet', () => new OrderIdSet());
-if (keep.size !== IDS) throw new Error('OrderIdSet lost ids');
+keep = measure('Map<string>', () => new Map(), (map, id, seq) => map.set(id, seq));
+keep = null;
+keep = measure('EndedOrderIds', () => new EndedOrderIds(), (ended, id, seq) => ended.add(id, seq));
+if (keep.size !== IDS) throw new Error('EndedOrderIds lost ids');
