@@ -9,6 +9,7 @@ export * from './nats/messaging.module';
 export * from './jetstream/streams';
 export * from './jetstream/outbox-relay';
 export * from './database/databases';
+export * from './database/pg-pool';
 export * from './bootstrap/health.controller';
 export * from './bootstrap/bootstrap-service';
 export * from './jetstream/durable-feed';

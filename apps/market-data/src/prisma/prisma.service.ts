@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
+import { pgPool } from '@exchange/service-kit';
 import { PrismaClient } from '../generated/prisma/client';
 import { MARKET_DATA_ENV, type MarketDataEnv } from '../config';
 
@@ -14,7 +15,7 @@ export class PrismaService extends PrismaClient implements OnModuleDestroy {
   readonly pool: Pool;
 
   constructor(@Inject(MARKET_DATA_ENV) env: MarketDataEnv) {
-    const pool = new Pool({ connectionString: env.DATABASE_URL });
+    const pool = pgPool('market-data-db', { connectionString: env.DATABASE_URL });
     super({ adapter: new PrismaPg(pool) });
     this.pool = pool;
   }

@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import { MATCHING_STREAM } from '@exchange/contracts';
-import { ensureStream, MESSAGING_ENV, NATS_CONNECTION, OutboxRelay, type BaseEnv } from '@exchange/service-kit';
+import { ensureStream, MESSAGING_ENV, NATS_CONNECTION, OutboxRelay, pgPool, type BaseEnv } from '@exchange/service-kit';
 import { MATCHING_ENV, type MatchingEnv } from '../config';
 import { expireOrders } from '../engine/cancel-orders';
 import { EngineState } from '../engine/engine-state';
@@ -39,7 +39,7 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
     @Inject(FATAL_HANDLER) onFatal: FatalHandler,
   ) {
     this.state = new EngineState({ feeAccount: env.FEE_ACCOUNT, newId: () => uuidV7() });
-    this.pool = new Pool({ connectionString: env.DATABASE_URL, max: env.DB_POOL_SIZE });
+    this.pool = pgPool('queries', { connectionString: env.DATABASE_URL, max: env.DB_POOL_SIZE });
     this.journal = journalConnection(env.DATABASE_URL);
     this.commits = new GroupCommit(this.journal, onFatal);
   }

@@ -1,4 +1,5 @@
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
+import { pgPool } from '@exchange/service-kit';
 
 /**
  * The journal's own connection. Group commit writes one batch at a time, so one connection is enough,
@@ -8,5 +9,5 @@ import { Pool } from 'pg';
  * which was a fifth of its CPU for the journal (docs/performance.md, seventh session).
  */
 export function journalConnection(databaseUrl: string): Pool {
-  return new Pool({ connectionString: databaseUrl, max: 1, options: '-c plan_cache_mode=force_generic_plan' });
+  return pgPool('journal', { connectionString: databaseUrl, max: 1, options: '-c plan_cache_mode=force_generic_plan' });
 }

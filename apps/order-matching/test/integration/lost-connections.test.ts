@@ -1,0 +1,64 @@
+import { Pool } from 'pg';
+import { COLLATERAL } from '../../src/engine/ledger';
+import { audit } from '../../src/engine/money';
+import { anOrder, traderOf } from '../support/engine-fixture';
+import { aMarketSnapshot, startMatching, type MatchingUnderTest } from '../support/matching-harness';
+
+const CONDITION = `0x${'cd'.repeat(32)}`;
+const YES = '301';
+const NO = '302';
+const trader = traderOf(7);
+
+/** PostgreSQL ending order-matching's idle connections (a restart, an operator, a network cut) is not fatal. */
+describe('order-matching when PostgreSQL drops its connections', () => {
+  let om: MatchingUnderTest;
+  let admin: Pool;
+
+  beforeAll(async () => {
+    om = await startMatching();
+    await om.publishMarket(aMarketSnapshot(CONDITION, [YES, NO]));
+    admin = new Pool({ connectionString: om.databaseUrl.replace(/\/[^/]+$/, '/postgres'), max: 1 });
+  });
+  afterAll(async () => {
+    await admin.end();
+    await om.stop();
+  });
+
+  const place = async (price: string) =>
+    (await om.data('matching.orders.place.v1', { placements: [{ caller: trader, orders: [anOrder(trader, { token: YES, side: 'BUY', price, size: '10' })] }] }))[0]![0]!;
+  const terminateAll = async (): Promise<number> => {
+    const database = new URL(om.databaseUrl).pathname.slice(1);
+    const ended = await admin.query<{ n: number }>(
+      'SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+      [database],
+    );
+    return ended.rows[0]!.n;
+  };
+
+  it('opens new connections and goes on journaling and answering queries', async () => {
+    await om.data('matching.admin.deposit.v1', { address: trader.address, amount: '100' });
+    const before = await place('0.40');
+    expect(before).toMatchObject({ success: true, status: 'live' });
+    expect(await om.data('matching.orders.get.v1', { caller: trader, id: before.orderID })).toMatchObject({ status: 'LIVE' });
+
+    // Both the journal's connection and the query pool's are idle now, and both are ended: the next
+    // batch prepares its statement again on a new connection (that the process outlives the loss is
+    // packages/service-kit's pg-pool test, in a process of its own).
+    expect(await terminateAll()).toBeGreaterThanOrEqual(2);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    const after = await place('0.41');
+    expect(after).toMatchObject({ success: true, status: 'live' });
+    const open = await om.data('matching.orders.list.v1', { caller: trader });
+    expect(open.data.map((o) => o.price)).toEqual(['0.4', '0.41']);
+    // Both reservations held, nothing else moved: the ledger balances, and the journal has all of it.
+    const state = om.engine().state;
+    const collateral = state.ledger.get(trader.address.toLowerCase(), COLLATERAL);
+    expect(collateral.available + collateral.reserved).toBe(100_000_000);
+    expect(collateral.reserved).toBe([...state.orders.values()].reduce((sum, o) => sum + o.reserved, 0));
+    expect(audit(state).balanced).toBe(true);
+    await om.restart();
+    expect(om.engine().state.ledger.get(trader.address.toLowerCase(), COLLATERAL)).toEqual(collateral);
+    expect([...om.engine().state.orders.keys()].sort()).toEqual([before.orderID, after.orderID].sort());
+  });
+});

@@ -1,0 +1,16 @@
+import { Logger } from '@nestjs/common';
+import { Pool, type PoolConfig } from 'pg';
+
+/**
+ * A pg pool that outlives the loss of an idle connection (PostgreSQL restarted, an operator's
+ * `pg_terminate_backend`, a network cut). pg reports that loss as an 'error' event on the pool, and an
+ * 'error' event nobody listens to ends the process; with this listener the pool drops that connection
+ * and opens another for the next query. A query that was running when its connection died still fails
+ * to its caller.
+ */
+export function pgPool(name: string, config: PoolConfig): Pool {
+  const pool = new Pool(config);
+  const logger = new Logger(name);
+  pool.on('error', (error) => logger.warn(`lost an idle PostgreSQL connection: ${error.message}`));
+  return pool;
+}

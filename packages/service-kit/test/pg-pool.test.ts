@@ -1,0 +1,52 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { Pool } from 'pg';
+
+const SERVER = process.env.DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+
+/**
+ * A child process with one pool: it prints its connection's backend pid, waits for a line on stdin (the
+ * test ends that connection meanwhile), then queries again. Uses the built package: an 'error' event
+ * without a listener ends a real process, which a test inside jest's process would not show.
+ */
+const CHILD = `
+const { pgPool } = require(${JSON.stringify(path.join(__dirname, '../dist/database/pg-pool.js'))});
+const pool = pgPool('test', { connectionString: process.argv[1], max: 1 });
+(async () => {
+  console.log('pid', (await pool.query('SELECT pg_backend_pid() AS pid')).rows[0].pid);
+  await new Promise((resolve) => process.stdin.once('data', resolve));
+  console.log('pid', (await pool.query('SELECT pg_backend_pid() AS pid')).rows[0].pid);
+  await pool.end();
+})();
+`;
+
+describe('pgPool', () => {
+  let admin: Pool;
+  beforeAll(() => {
+    admin = new Pool({ connectionString: SERVER, max: 1 });
+  });
+  afterAll(() => admin.end());
+
+  it('outlives the loss of an idle connection and queries again on a new one', async () => {
+    const child = spawn(process.execPath, ['-e', CHILD, SERVER], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const waitFor = async (done: () => boolean) => {
+      while (!done()) {
+        if (child.exitCode !== null) throw new Error(`child exited with ${child.exitCode}: ${out}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    const pids = () => [...out.matchAll(/pid (\d+)/g)].map((m) => Number(m[1]));
+
+    await waitFor(() => pids().length === 1);
+    const ended = await admin.query<{ ok: boolean }>('SELECT pg_terminate_backend($1) AS ok', [pids()[0]]);
+    expect(ended.rows[0]!.ok).toBe(true);
+    await waitFor(() => out.includes('lost an idle PostgreSQL connection'));
+    child.stdin.end('go\n');
+    await waitFor(() => pids().length === 2);
+    expect(pids()[1]).not.toBe(pids()[0]);
+    expect(await exited).toBe(0);
+  });
+});
