@@ -47,11 +47,23 @@ export class EndedOrderIds {
     }
     const slot = this.find();
     if (this.entryAt(slot) !== EMPTY) return;
-    if (this.count === this.seqs.length) this.growEntries();
+    if (this.count === this.seqs.length) this.resizeEntries(Math.ceil(this.seqs.length * 1.5));
     this.words.set(this.probe, this.count * WORDS);
     this.seqs[this.count] = seq;
     this.slots[slot] = ++this.count;
-    if (this.count > this.slots.length * MAX_LOAD) this.growSlots();
+    if (this.count > this.slots.length * MAX_LOAD) this.resizeSlots(this.slots.length * 2);
+  }
+
+  /**
+   * Makes room for `count` entries at once. The start-up load knows about how many ended orders there
+   * are; growing step by step copied the entries at every step and placed all of them again at every
+   * doubling of the slots, half of the time of adding millions.
+   */
+  reserve(count: number): void {
+    if (count > this.seqs.length) this.resizeEntries(count);
+    let slots = this.slots.length;
+    while (count > slots * MAX_LOAD) slots *= 2;
+    if (slots > this.slots.length) this.resizeSlots(slots);
   }
 
   /** Reads a canonical id into `probe` (from the character codes: no substrings); false for any other string. */
@@ -89,9 +101,8 @@ export class EndedOrderIds {
     return true;
   }
 
-  /** Entries grow by half: they are most of the memory, and copying them is all growing costs. */
-  private growEntries(): void {
-    const capacity = Math.ceil(this.seqs.length * 1.5);
+  /** Entries grow by half when full: they are most of the memory, and copying them is all growing costs. */
+  private resizeEntries(capacity: number): void {
     const words = new Uint32Array(capacity * WORDS);
     words.set(this.words);
     const seqs = new Float64Array(capacity);
@@ -100,10 +111,10 @@ export class EndedOrderIds {
     this.seqs = seqs;
   }
 
-  /** Twice the slots, each entry placed again by its first word (entries themselves do not move). */
-  private growSlots(): void {
-    const slots = new Int32Array(this.slots.length * 2);
-    const mask = slots.length - 1;
+  /** A larger table of slots (a power of two), each entry placed again by its first word (entries do not move). */
+  private resizeSlots(size: number): void {
+    const slots = new Int32Array(size);
+    const mask = size - 1;
     for (let entry = 0; entry < this.count; entry++) {
       let slot = this.words[entry * WORDS]! & mask;
       while (slots[slot] !== 0) slot = (slot + 1) & mask;

@@ -32,7 +32,8 @@ export async function loadState(pool: Pool, state: EngineState): Promise<{ resta
 
   const last = await pool.query<{ seq: string | null }>('SELECT MAX(seq)::text AS seq FROM orders');
   state.nextSeq = Number(last.rows[0]?.seq ?? 0) + 1;
-  await loadPastIds(pool, state.pastIds);
+  // Seqs count every order ever accepted, so the highest is room enough for the ended ones.
+  await loadPastIds(pool, state.pastIds, state.nextSeq - 1);
 
   // The status as a literal: the planner then uses the partial index of resting orders.
   const open = await pool.query("SELECT * FROM orders WHERE status = 'LIVE' ORDER BY seq");
@@ -80,15 +81,49 @@ export async function loadState(pool: Pool, state: EngineState): Promise<{ resta
 
 const PAST_IDS_PAGE = 50_000;
 
-/** The ids and seqs of ended orders, a page at a time along the primary key: all at once, millions of rows would be held as row objects. */
-export async function loadPastIds(pool: Pool, ids: EndedOrderIds, pageSize = PAST_IDS_PAGE): Promise<void> {
-  for (let after = 0; ; ) {
-    const page = await pool.query<{ id: string; seq: string }>(
-      "SELECT id, seq FROM orders WHERE status <> 'LIVE' AND seq > $1 ORDER BY seq LIMIT $2",
-      [after, pageSize],
-    );
-    for (const row of page.rows) ids.add(row.id, Number(row.seq));
-    if (page.rows.length < pageSize) return;
-    after = Number(page.rows[page.rows.length - 1]!.seq);
+/**
+ * One page of ended orders along the primary key, as one text of `<id> <seq>` pairs joined by spaces
+ * (ids are `0x` and hex digits): as rows, node-pg made an object and two strings per order, most of a
+ * start's time with millions of them.
+ */
+const PAST_IDS_PAGE_SQL = `
+SELECT string_agg(id || ' ' || seq, ' ') AS pairs, max(seq)::text AS last, count(*)::int AS count
+FROM (SELECT id, seq FROM orders WHERE status <> 'LIVE' AND seq > $1 ORDER BY seq LIMIT $2) page`;
+
+interface PastIdsPage {
+  pairs: string | null;
+  last: string | null;
+  count: number;
+}
+
+/**
+ * The ids and seqs of ended orders, a page at a time (all at once, millions of rows would be held at
+ * once), the next page read while this one is added. `expected` (at least the number of ended orders,
+ * e.g. the highest seq) sizes the table once.
+ */
+export async function loadPastIds(pool: Pool, ids: EndedOrderIds, expected: number, pageSize = PAST_IDS_PAGE): Promise<void> {
+  ids.reserve(expected);
+  const read = async (after: number) => (await pool.query<PastIdsPage>(PAST_IDS_PAGE_SQL, [after, pageSize])).rows[0]!;
+  for (let page = await read(0); ; ) {
+    const next = page.count === pageSize ? read(Number(page.last)) : null;
+    if (page.pairs) await addPairs(ids, page.pairs);
+    if (!next) return;
+    page = await next;
+  }
+}
+
+/** Pairs added between two turns of the event loop, in which the next page's bytes are read off the socket. */
+const PAIRS_PER_TURN = 5_000;
+
+async function addPairs(ids: EndedOrderIds, pairs: string): Promise<void> {
+  for (let at = 0, added = 0; at < pairs.length; added++) {
+    // Without these pauses PostgreSQL stalled on a full socket while a page was added, and reading and
+    // adding took turns instead of overlapping.
+    if (added % PAIRS_PER_TURN === PAIRS_PER_TURN - 1) await new Promise((resolve) => setImmediate(resolve));
+    const space = pairs.indexOf(' ', at);
+    const next = pairs.indexOf(' ', space + 1);
+    const end = next === -1 ? pairs.length : next;
+    ids.add(pairs.slice(at, space), Number(pairs.slice(space + 1, end)));
+    at = end + 1;
   }
 }

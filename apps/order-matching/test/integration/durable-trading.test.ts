@@ -109,7 +109,7 @@ describe('order-matching on real PostgreSQL and NATS', () => {
       const ended = (await pool.query<{ id: string; seq: string }>("SELECT id, seq FROM orders WHERE status <> 'LIVE'")).rows;
       expect(ended.length).toBeGreaterThanOrEqual(2);
       const ids = new EndedOrderIds();
-      await loadPastIds(pool, ids, 1);
+      await loadPastIds(pool, ids, 0, 1);
       expect(ids.size).toBe(ended.length);
       expect(ended.every(({ id, seq }) => ids.seqOf(id) === Number(seq) && after.pastIds.seqOf(id) === Number(seq))).toBe(true);
     } finally {

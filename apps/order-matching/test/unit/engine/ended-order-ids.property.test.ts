@@ -31,6 +31,20 @@ describe('EndedOrderIds (ended order ids and their seqs in typed arrays)', () =>
     );
   });
 
+  it('answers the same after room was reserved up front as after growing step by step', () => {
+    const ids = Array.from({ length: 30_000 }, () => `0x${randomBytes(32).toString('hex')}`);
+    const reserved = new EndedOrderIds();
+    reserved.reserve(ids.length);
+    ids.forEach((id, i) => reserved.add(id, i + 1));
+    // Reserving less than is there, or again, changes nothing.
+    reserved.reserve(10);
+    reserved.reserve(ids.length);
+    ids.forEach((id, i) => reserved.add(id, -i));
+    expect(reserved.size).toBe(ids.length);
+    expect(ids.every((id, i) => reserved.seqOf(id) === i + 1)).toBe(true);
+    expect(reserved.has(`0x${randomBytes(32).toString('hex')}`)).toBe(false);
+  });
+
   it('keeps every id with its seq through several growths of its tables, and no others', () => {
     const ended = new EndedOrderIds();
     const ids = Array.from({ length: 40_000 }, () => `0x${randomBytes(32).toString('hex')}`);
