@@ -106,6 +106,8 @@ export async function loadPastIds(pool: Pool, ids: EndedOrderIds, expected: numb
   const read = async (after: number) => (await pool.query<PastIdsPage>(PAST_IDS_PAGE_SQL, [after, pageSize])).rows[0]!;
   for (let page = await read(0); ; ) {
     const next = page.count === pageSize ? read(Number(page.last)) : null;
+    // Awaited below; until then a failure must not count as an unhandled rejection (adding yields).
+    next?.catch(() => undefined);
     if (page.pairs) await addPairs(ids, page.pairs);
     if (!next) return;
     page = await next;
