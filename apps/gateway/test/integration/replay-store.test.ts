@@ -49,8 +49,8 @@ describe('ReplayStore', () => {
   });
 
   it('fails every check of the turn when Redis cannot answer', async () => {
-    const down = new Redis('redis://127.0.0.1:1', { maxRetriesPerRequest: 1, lazyConnect: true, retryStrategy: () => null });
-    down.on('error', () => undefined);
+    // Nothing listens on port 1; without an offline queue the command fails without waiting for a connection.
+    const down = new Redis('redis://127.0.0.1:1', { lazyConnect: true, enableOfflineQueue: false });
     const unreachable = new ReplayStore(down, prefix, TTL);
     const results = await Promise.allSettled([unreachable.firstUse('key-d', 'x'), unreachable.firstUse('key-d', 'y')]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
