@@ -14,6 +14,11 @@ export const matchingEnvSchema = baseEnvSchema.extend({
   POST_ONLY_AFTER_RESTART_SECONDS: z.coerce.number().int().min(0).max(86_400).default(120),
   /** Cancel-on-disconnect: orders of a key are cancelled when its heartbeats stop for this long. */
   HEARTBEAT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3_600).default(15),
+  /**
+   * How long the MATCHING stream keeps its events (7 days by default). A market-data replica that was
+   * away longer rebuilds its books from the engine instead (docs/trading.md, "Events").
+   */
+  MATCHING_STREAM_MAX_AGE_HOURS: z.coerce.number().int().min(1).max(87_600).default(168),
   DB_POOL_SIZE: z.coerce.number().int().min(2).max(100).default(10),
 });
 export type MatchingEnv = z.output<typeof matchingEnvSchema>;

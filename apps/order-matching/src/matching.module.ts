@@ -8,6 +8,7 @@ import { MoneyController } from './money/money.controller';
 import { MoneyService } from './money/money.service';
 import { OrdersController } from './orders/orders.controller';
 import { OrdersService } from './orders/orders.service';
+import { BookSnapshotsService } from './queries/book-snapshots.service';
 import { QueriesController } from './queries/queries.controller';
 import { QueriesService } from './queries/queries.service';
 
@@ -26,6 +27,7 @@ export class MatchingModule {
         HeartbeatsService,
         OrdersService,
         QueriesService,
+        BookSnapshotsService,
         MoneyService,
       ],
     };

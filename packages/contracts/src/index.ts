@@ -13,6 +13,7 @@ export * from './clob/cursor';
 export * from './clob/books';
 export * from './clob/stream-events';
 export * from './clob/hot-metadata';
+export * from './trading/book-snapshots';
 export * from './trading/order-submission';
 export * from './trading/order-rejections';
 export * from './trading/order-terms';

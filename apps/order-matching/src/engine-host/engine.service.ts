@@ -51,7 +51,9 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
     }
     this.logger.log(`engine loaded: ${this.state.markets.size} markets, ${loaded.openOrders} resting orders`);
     await this.warnWithoutAutovacuum();
-    await ensureStream(this.nc, this.messaging.NATS_PREFIX, MATCHING_STREAM);
+    await ensureStream(this.nc, this.messaging.NATS_PREFIX, MATCHING_STREAM, {
+      maxAgeSeconds: this.env.MATCHING_STREAM_MAX_AGE_HOURS * 3_600,
+    });
     this.outbox = new MatchingOutboxStore(this.pool);
     this.relay = new OutboxRelay(this.nc.jetstream(), this.messaging.NATS_PREFIX, this.outbox);
     this.relay.start();

@@ -1,11 +1,15 @@
 import { Controller } from '@nestjs/common';
-import type { BalanceRequest, ListOrdersRequest, ListTradesRequest, RpcRequest } from '@exchange/contracts';
+import type { BalanceRequest, BookSnapshotsRequest, ListOrdersRequest, ListTradesRequest, RpcRequest } from '@exchange/contracts';
 import { RpcRoute } from '@exchange/service-kit';
+import { BookSnapshotsService } from './book-snapshots.service';
 import { QueriesService } from './queries.service';
 
 @Controller()
 export class QueriesController {
-  constructor(private readonly queries: QueriesService) {}
+  constructor(
+    private readonly queries: QueriesService,
+    private readonly books: BookSnapshotsService,
+  ) {}
 
   @RpcRoute('matching.orders.get.v1')
   order(request: RpcRequest<'matching.orders.get.v1'>) {
@@ -25,5 +29,10 @@ export class QueriesController {
   @RpcRoute('matching.balance.get.v1')
   async balance(request: BalanceRequest) {
     return this.queries.balance(request);
+  }
+
+  @RpcRoute('matching.books.snapshots.v1')
+  bookSnapshots(request: BookSnapshotsRequest) {
+    return this.books.page(request);
   }
 }

@@ -1,26 +1,63 @@
-import { RetentionPolicy, StorageType, type NatsConnection } from 'nats';
+import { nanos, RetentionPolicy, StorageType, type NatsConnection, type NatsError } from 'nats';
 import { prefixed, streamName } from '../nats/subjects';
 
-/** Creates the stream (or widens its subjects) so that publishers never write into the void. */
+/**
+ * How long a stream keeps its messages. Age only, no size: a size limit would drop messages a consumer
+ * that lags behind a burst has not read yet, while an age limit only drops what every live consumer
+ * read long ago.
+ */
+export interface StreamLimits {
+  maxAgeSeconds: number;
+}
+
+/** Messages published twice within this window (same message id) are stored once. */
+const DUPLICATE_WINDOW_MS = 2 * 60 * 1_000;
+/** JetStream's error codes. */
+const STREAM_NOT_FOUND = 10059;
+const STREAM_NAME_IN_USE = 10058;
+
+/**
+ * Creates the stream (or widens its subjects) so that publishers never write into the void. Only the
+ * stream's owner passes `limits`: a consumer calling this leaves the limits the owner set as they are.
+ */
 export async function ensureStream(
   nc: NatsConnection,
   prefix: string,
   stream: { name: string; subjects: string },
+  limits?: StreamLimits,
 ): Promise<string> {
   const jsm = await nc.jetstreamManager();
   const name = streamName(prefix, stream.name);
   const subjects = [prefixed(prefix, stream.subjects)];
-  try {
-    await jsm.streams.info(name);
-    await jsm.streams.update(name, { subjects });
-  } catch {
+  const bounds = limits ? { max_age: nanos(limits.maxAgeSeconds * 1_000) } : {};
+  const exists = await jsm.streams.info(name).then(
+    () => true,
+    (error: NatsError) => {
+      if (error.api_error?.err_code === STREAM_NOT_FOUND) return false;
+      throw error;
+    },
+  );
+  if (exists) await jsm.streams.update(name, { subjects, ...bounds });
+  else {
     await jsm.streams.add({
       name,
       subjects,
       storage: StorageType.File,
       retention: RetentionPolicy.Limits,
-      duplicate_window: 2 * 60 * 1_000_000_000,
+      duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+      ...bounds,
+    }).catch(async (error: NatsError) => {
+      // Another service created it meanwhile.
+      if (error.api_error?.err_code !== STREAM_NAME_IN_USE) throw error;
+      await jsm.streams.update(name, { subjects, ...bounds });
     });
   }
   return name;
+}
+
+/** The stream's first stored sequence: what is before it is gone (aged out or purged). */
+export async function firstStoredSeq(nc: NatsConnection, prefix: string, stream: { name: string }): Promise<number> {
+  const jsm = await nc.jetstreamManager();
+  const info = await jsm.streams.info(streamName(prefix, stream.name));
+  return info.state.first_seq;
 }
