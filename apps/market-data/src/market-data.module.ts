@@ -3,6 +3,7 @@ import { HealthController, MessagingModule } from '@exchange/service-kit';
 import { BooksController } from './books/books.controller';
 import { BooksService } from './books/books.service';
 import { MarketBooks } from './books/market-books';
+import { EngineBooks } from './books/engine-books';
 import { MatchingConsumer } from './books/matching-consumer.service';
 import { QuoteWriter } from './books/quote-writer';
 import { MARKET_DATA_ENV, type MarketDataEnv } from './config';
@@ -40,6 +41,7 @@ export class MarketDataModule {
         QuoteWriter,
         CatalogConsumer,
         MatchingConsumer,
+        EngineBooks,
         RewardsService,
         MarketsService,
         BooksService,

@@ -1,6 +1,6 @@
 import { connect, nanos, type NatsConnection } from 'nats';
 import { deleteStreams, TEST_NATS_URL, testPrefix } from '@exchange/testing';
-import { ensureStream, firstStoredSeq } from '../src/jetstream/streams';
+import { ensureStream, storedSeqs } from '../src/jetstream/streams';
 import { streamName } from '../src/nats/subjects';
 
 describe('ensureStream on real JetStream', () => {
@@ -34,12 +34,15 @@ describe('ensureStream on real JetStream', () => {
     expect((await config()).duplicate_window).toBe(nanos(2 * 60 * 1_000));
   });
 
-  it('tells the first sequence still stored once older messages are gone', async () => {
+  it('tells the sequences still stored once older messages are gone', async () => {
+    expect(await storedSeqs(nc, prefix, stream)).toEqual({ first: 0, last: 0 });
     const js = nc.jetstream();
     for (let i = 0; i < 5; i++) await js.publish(`${prefix}.kept.evt.n`, new TextEncoder().encode(String(i)));
-    const first = await firstStoredSeq(nc, prefix, stream);
+    expect(await storedSeqs(nc, prefix, stream)).toEqual({ first: 1, last: 5 });
     const jsm = await nc.jetstreamManager();
     await jsm.streams.purge(streamName(prefix, stream.name), { keep: 2 });
-    expect(await firstStoredSeq(nc, prefix, stream)).toBe(first + 3);
+    expect(await storedSeqs(nc, prefix, stream)).toEqual({ first: 4, last: 5 });
+    await jsm.streams.purge(streamName(prefix, stream.name));
+    expect(await storedSeqs(nc, prefix, stream)).toEqual({ first: 6, last: 5 });
   });
 });

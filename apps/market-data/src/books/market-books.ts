@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { BookEvent, MarketStateEvent } from '@exchange/contracts';
+import type { BookEvent, MarketBookSnapshot, MarketStateEvent } from '@exchange/contracts';
 import { L2Book, type ApplyResult, type L2BookState } from './l2-book';
-import type { LastTrade } from './token-view';
+import { yesTermsOf, type LastTrade, type Outcome } from './token-view';
 
 /** What market-data knows of one market from the MATCHING stream. */
 export class MarketTape {
@@ -75,5 +75,28 @@ export class MarketBooks {
       this.tapes.set(id, tape);
     }
     this.streamSeq = streamSeq;
+  }
+
+  /**
+   * Loads the engine's own books instead of a snapshot, for a stream whose history before `streamSeq`
+   * is gone. Each book counts as having seen every event up to its `bookSeq`, so the older events the
+   * stream still holds are skipped as duplicates; the last trade ranks below every trade event, so a
+   * replayed one (the same or a later trade) takes its place. `outcomeOf` tells a token's outcome.
+   */
+  loadFromEngine(markets: MarketBookSnapshot[], streamSeq: number, outcomeOf: (tokenId: string) => Outcome | undefined): void {
+    this.tapes.clear();
+    for (const market of markets) {
+      const tape = new MarketTape();
+      const level = (side: 'BID' | 'ASK') =>
+        market.levels.filter((l) => l.side === side).map((l): [number, number, number] => [Number(l.price), Number(l.size), market.bookSeq]);
+      tape.book = L2Book.fromState({ lastSeq: market.bookSeq, timestamp: market.timestamp, missing: [], bids: level('BID'), asks: level('ASK') });
+      const trade = market.lastTrade;
+      const outcome = trade ? outcomeOf(trade.tokenId) : undefined;
+      if (trade && outcome !== undefined) tape.last = { ...yesTermsOf(trade, outcome), seq: 0, time: trade.matchTime };
+      tape.winner = market.winningOutcome;
+      this.tapes.set(market.conditionId.toLowerCase(), tape);
+    }
+    this.streamSeq = streamSeq;
+    this.changes++;
   }
 }

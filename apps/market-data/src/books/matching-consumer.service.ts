@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import type { ConsumerMessages, JsMsg, NatsConnection } from 'nats';
 import {
   eventPosition,
@@ -9,13 +9,13 @@ import {
   type MatchingEventBatch,
   type TradeEvent,
 } from '@exchange/contracts';
-import { NATS_CONNECTION } from '@exchange/service-kit';
+import { ensureStream, NATS_CONNECTION, openFeed, storedSeqs } from '@exchange/service-kit';
 import { MARKET_DATA_ENV, type MarketDataEnv } from '../config';
 import { PriceHistoryRepository, type PriceRow } from '../history/price-history.repository';
 import { CatalogConsumer } from '../markets/catalog-consumer.service';
 import { MarketRegistry } from '../markets/market-registry';
 import { SnapshotRepository } from '../streams/snapshot.repository';
-import { openFeed } from '@exchange/service-kit';
+import { EngineBooks } from './engine-books';
 import { FlushPacer } from './flush-pacer';
 import { MarketBooks, type BooksState } from './market-books';
 import { QuoteWriter } from './quote-writer';
@@ -30,11 +30,13 @@ const UNKNOWN_MARKET_WAIT_MS = 30_000;
 /**
  * Builds the in-memory books, last trades and resolutions from the MATCHING stream (a durable consumer),
  * and records every trade into the price history. Start-up loads the last snapshot of the books and
- * restarts the consumer just after its stream position, then waits until the backlog is applied.
+ * restarts the consumer just after its stream position, then waits until the backlog is applied. When
+ * the stream no longer holds that position, the books come from order-matching instead, and the
+ * consumer starts at the stream's first stored event.
  * A snapshot is saved every SNAPSHOT_INTERVAL_SECONDS when the books changed, and at shutdown.
  */
 @Injectable()
-export class MatchingConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
+export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(MatchingConsumer.name);
   private messages?: ConsumerMessages;
   private done?: Promise<void>;
@@ -64,6 +66,7 @@ export class MatchingConsumer implements OnApplicationBootstrap, OnApplicationSh
     private readonly history: PriceHistoryRepository,
     private readonly snapshots: SnapshotRepository,
     private readonly quotes: QuoteWriter,
+    private readonly engineBooks: EngineBooks,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     @Inject(MARKET_DATA_ENV) private readonly env: MarketDataEnv,
   ) {
@@ -73,15 +76,22 @@ export class MatchingConsumer implements OnApplicationBootstrap, OnApplicationSh
   async onApplicationBootstrap(): Promise<void> {
     await this.catalog.ready;
     const saved = await this.snapshots.load<BooksState>(SNAPSHOT);
-    if (saved) this.books.load(saved.state, saved.streamSeq);
+    await ensureStream(this.nc, this.env.NATS_PREFIX, MATCHING_STREAM);
+    const wanted = saved ? saved.streamSeq + 1 : 1;
+    const { first, last } = await storedSeqs(this.nc, this.env.NATS_PREFIX, MATCHING_STREAM);
+    // Events this replica has not applied are gone from the stream, aged out (its limit) or lost with a
+    // stream that was recreated (behind the snapshot): they are only in the engine now.
+    const lost = wanted < first || wanted > last + 1;
     const feed = await openFeed(this.nc, this.env.NATS_PREFIX, {
       stream: MATCHING_STREAM,
       durable: `${this.env.CONSUMER_NAME}-matching`,
       filter: MATCHING_BATCH_SUBJECT,
-      startSeq: saved ? saved.streamSeq + 1 : undefined,
+      startSeq: lost ? Math.max(first, 1) : wanted,
       restart: true,
       ackAll: true,
     });
+    if (lost) await this.loadEngineBooks(wanted, Math.max(first, 1));
+    else if (saved) this.books.load(saved.state, saved.streamSeq);
     this.messages = feed.messages;
     let caughtUp!: () => void;
     const ready = new Promise<void>((resolve) => (caughtUp = resolve));
@@ -113,7 +123,22 @@ export class MatchingConsumer implements OnApplicationBootstrap, OnApplicationSh
     this.timer = setInterval(() => void this.saveSnapshot(), this.env.SNAPSHOT_INTERVAL_SECONDS * 1_000);
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * After the consumer exists: every event the stream no longer holds was committed before it was
+   * published, so the engine's answer, asked for now, includes it; later ones come through the feed.
+   */
+  private async loadEngineBooks(wanted: number, first: number): Promise<void> {
+    this.logger.warn(
+      `MATCHING events from ${wanted} are no longer in the stream (it starts at ${first}): loading the books from ` +
+        'order-matching (price history before the oldest stored trade is not rebuilt)',
+    );
+    const markets = await this.engineBooks.all();
+    this.books.loadFromEngine(markets, first - 1, (tokenId) => this.registry.byToken(tokenId)?.outcome);
+    this.logger.log(`loaded ${markets.length} books from order-matching`);
+  }
+
+  /** Before PostgreSQL and Redis close (their onApplicationShutdown): the last flush and snapshot write to both. */
+  async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
     clearInterval(this.timer);
     await this.messages?.close();

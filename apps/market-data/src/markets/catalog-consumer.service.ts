@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import { JSONCodec, type ConsumerMessages, type NatsConnection } from 'nats';
 import {
   CATALOG_STREAM,
@@ -27,7 +27,7 @@ const codec = JSONCodec();
  * MARKETDATA stream. Start-up loads the database first, then waits until the backlog is applied.
  */
 @Injectable()
-export class CatalogConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
+export class CatalogConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(CatalogConsumer.name);
   private messages?: ConsumerMessages;
   private done?: Promise<void>;
@@ -64,7 +64,8 @@ export class CatalogConsumer implements OnApplicationBootstrap, OnApplicationShu
     await this.ready;
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before PostgreSQL and Redis close (their onApplicationShutdown): the snapshot being applied writes to both. */
+  async beforeApplicationShutdown(): Promise<void> {
     await this.messages?.close();
     await this.done;
   }

@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { Pool } from 'pg';
 import { pgPool } from '@exchange/service-kit';
@@ -11,7 +11,7 @@ import { MARKET_DATA_ENV, type MarketDataEnv } from '../config';
  * took about 15% of market-data's CPU under load, more than the insert itself.
  */
 @Injectable()
-export class PrismaService extends PrismaClient implements OnModuleDestroy {
+export class PrismaService extends PrismaClient implements OnApplicationShutdown {
   readonly pool: Pool;
 
   constructor(@Inject(MARKET_DATA_ENV) env: MarketDataEnv) {
@@ -20,7 +20,8 @@ export class PrismaService extends PrismaClient implements OnModuleDestroy {
     this.pool = pool;
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /** After the consumers' last writes, which they make before the application shuts down. */
+  async onApplicationShutdown(): Promise<void> {
     await this.$disconnect();
     await this.pool.end();
   }

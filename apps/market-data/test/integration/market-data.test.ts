@@ -1,26 +1,8 @@
-import { hotMetadataKeys, MATCHING_STREAM, type ClobMarket, type TradeEvent } from '@exchange/contracts';
+import { hotMetadataKeys, MATCHING_STREAM, type ClobMarket } from '@exchange/contracts';
 import { Client } from 'pg';
 import { streamName } from '@exchange/service-kit';
 import { readStream } from '@exchange/testing';
-import { aMarketSnapshot, startMarketData, until, type MarketDataUnderTest } from '../support/market-data-harness';
-
-const u = (decimal: string) => String(Math.round(Number(decimal) * 1e6));
-
-function aTrade(overrides: Partial<TradeEvent> & Pick<TradeEvent, 'conditionId' | 'tokenId' | 'price'>): TradeEvent {
-  return {
-    id: `trade-${Math.random().toString(16).slice(2)}`,
-    batchId: 'batch-1',
-    takerOrderId: `0x${'1'.repeat(64)}`,
-    taker: '0x0000000000000000000000000000000000000001',
-    side: 'BUY',
-    size: u('10'),
-    fee: '0',
-    feeRateBps: 400,
-    matchTime: Date.now(),
-    makers: [],
-    ...overrides,
-  };
-}
+import { aMarketSnapshot, aTrade, startMarketData, u, until, type MarketDataUnderTest } from '../support/market-data-harness';
 
 describe('market-data (real PostgreSQL, Redis, NATS and JetStream)', () => {
   let md: MarketDataUnderTest;

@@ -4,9 +4,12 @@ import { Redis } from 'ioredis';
 import { connect, JSONCodec, type NatsConnection } from 'nats';
 import {
   CATALOG_STREAM,
+  fail,
   MATCHING_BATCH_SUBJECT,
   MATCHING_STREAM,
+  ok,
   type BookEvent,
+  type BookSnapshotsPage,
   type MarketSnapshot,
   type MarketStateEvent,
   type MatchingEvent,
@@ -39,7 +42,10 @@ export interface MarketDataUnderTest {
   publishBook(event: BookEvent): Promise<void>;
   publishTrade(event: TradeEvent): Promise<void>;
   publishResolution(event: MarketStateEvent): Promise<void>;
-  restart(): Promise<void>;
+  /** Closes the app, runs `whileDown`, boots it again on the same database. */
+  restart(whileDown?: () => Promise<void>): Promise<void>;
+  /** Answers `matching.books.snapshots.v1` as order-matching does, with these pages in turn. */
+  answerAsEngine(pages: BookSnapshotsPage[]): void;
   stop(): Promise<void>;
 }
 
@@ -88,9 +94,20 @@ export async function startMarketData(): Promise<MarketDataUnderTest> {
     publishBook: (data) => publishBatch([{ type: 'book', data }]),
     publishTrade: (data) => publishBatch([{ type: 'trade', data }]),
     publishResolution: (data) => publishBatch([{ type: 'market-resolved', data }]),
-    async restart() {
+    async restart(whileDown) {
       await app.close();
+      await whileDown?.();
       app = await boot();
+    },
+    answerAsEngine(pages) {
+      // The wire format of Nest's NATS transport, which the services' RpcClient reads.
+      nc.subscribe(prefixed(prefix, 'matching.books.snapshots.v1'), {
+        callback: (_error, msg) => {
+          const { id, data } = codec.decode(msg.data) as { id: string; data: { after?: string } };
+          const page = pages.find((_page, i) => (i === 0 ? data.after === undefined : pages[i - 1]!.next === data.after));
+          msg.respond(codec.encode({ id, isDisposed: true, response: page ? ok(page) : fail('invalid_request', 'no such page') }));
+        },
+      });
     },
     async stop() {
       await app.close();
@@ -101,6 +118,26 @@ export async function startMarketData(): Promise<MarketDataUnderTest> {
       await dropDatabase(databaseUrl);
       await deleteStreams(prefix);
     },
+  };
+}
+
+/** A decimal in base units (6 decimals), as the engine's events carry prices and sizes. */
+export const u = (decimal: string) => String(Math.round(Number(decimal) * 1e6));
+
+/** A trade event as order-matching publishes it, with what a test does not set filled in. */
+export function aTrade(overrides: Partial<TradeEvent> & Pick<TradeEvent, 'conditionId' | 'tokenId' | 'price'>): TradeEvent {
+  return {
+    id: `trade-${Math.random().toString(16).slice(2)}`,
+    batchId: 'batch-1',
+    takerOrderId: `0x${'1'.repeat(64)}`,
+    taker: '0x0000000000000000000000000000000000000001',
+    side: 'BUY',
+    size: u('10'),
+    fee: '0',
+    feeRateBps: 400,
+    matchTime: Date.now(),
+    makers: [],
+    ...overrides,
   };
 }
 

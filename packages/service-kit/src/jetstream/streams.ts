@@ -55,9 +55,12 @@ export async function ensureStream(
   return name;
 }
 
-/** The stream's first stored sequence: what is before it is gone (aged out or purged). */
-export async function firstStoredSeq(nc: NatsConnection, prefix: string, stream: { name: string }): Promise<number> {
+/**
+ * The first and last sequences a stream holds: what is before `first` is gone (aged out or purged). An
+ * empty stream holds `last + 1` as its first, or 0 and 0 if it never had a message.
+ */
+export async function storedSeqs(nc: NatsConnection, prefix: string, stream: { name: string }): Promise<{ first: number; last: number }> {
   const jsm = await nc.jetstreamManager();
-  const info = await jsm.streams.info(streamName(prefix, stream.name));
-  return info.state.first_seq;
+  const { state } = await jsm.streams.info(streamName(prefix, stream.name));
+  return { first: state.first_seq, last: state.last_seq };
 }
