@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import { CATALOG_STREAM, type CatalogStreamPayload, type CatalogStreamSubject } from '@exchange/contracts';
 import {
@@ -15,7 +15,7 @@ import { PrismaService } from '../prisma/prisma.service';
 
 /** The catalog's outbox: change events written in the same transaction as the change. */
 @Injectable()
-export class CatalogOutbox implements OutboxStore, OnModuleInit, OnModuleDestroy {
+export class CatalogOutbox implements OutboxStore, OnModuleInit, BeforeApplicationShutdown {
   private relay?: OutboxRelay;
 
   constructor(
@@ -30,7 +30,8 @@ export class CatalogOutbox implements OutboxStore, OnModuleInit, OnModuleDestroy
     this.relay.start();
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /** Before PostgreSQL and NATS close (onApplicationShutdown): a publish in progress marks its rows. */
+  async beforeApplicationShutdown(): Promise<void> {
     await this.relay?.stop();
   }
 

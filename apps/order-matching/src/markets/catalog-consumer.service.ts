@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import type { ConsumerMessages, NatsConnection } from 'nats';
 import { CATALOG_STREAM, marketSnapshot, type MarketSnapshot } from '@exchange/contracts';
 import { applyFeed, MESSAGING_ENV, NATS_CONNECTION, openFeed, type BaseEnv } from '@exchange/service-kit';
@@ -13,7 +13,7 @@ import { applySnapshot, marketFromRow, rowFromSnapshot } from './market-record';
  * catalog already announced but the engine does not know yet.
  */
 @Injectable()
-export class CatalogConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
+export class CatalogConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private messages?: ConsumerMessages;
 
   constructor(
@@ -34,7 +34,8 @@ export class CatalogConsumer implements OnApplicationBootstrap, OnApplicationShu
     await applyFeed(feed, (data) => this.apply(marketSnapshot.parse(data)), 'catalog market event').ready;
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Before the engine's pools close (its onApplicationShutdown). */
+  async beforeApplicationShutdown(): Promise<void> {
     await this.messages?.close();
   }
 
