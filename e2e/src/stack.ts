@@ -27,8 +27,8 @@ export interface Stack {
   urls: { combined: string; catalog: string; clob: string; data: string };
   /** JSON request with the admin bearer token. */
   admin(method: string, path: string, body?: unknown): Promise<Response>;
-  /** Stops an app gracefully (or with a signal) and starts it again on the same database. */
-  restart(name: AppName, signal?: NodeJS.Signals): Promise<void>;
+  /** Stops an app gracefully (or with a signal), runs `whileDown`, and starts it again on the same database. */
+  restart(name: AppName, signal?: NodeJS.Signals, whileDown?: () => Promise<void>): Promise<void>;
   /** The running process of an app. */
   process(name: AppName): AppProcess;
   stop(): Promise<void>;
@@ -113,8 +113,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
       }),
-    async restart(name, signal) {
+    async restart(name, signal, whileDown) {
       await running.get(name)?.stop(signal);
+      await whileDown?.();
       await start(name);
     },
     process: (name) => running.get(name)!,

@@ -1,4 +1,6 @@
 import { ClobClient } from '@polymarket/clob-client-v2';
+import { MATCHING_STREAM } from '@exchange/contracts';
+import { purgeStream } from '@exchange/testing';
 import { getJson, json, type Json } from '../src/http';
 import { CLOB_MARKET, CLOB_MARKET_INFO, FEE_RATE, ORDER_BOOK, SAMPLING_MARKET, shapeErrors } from '../src/shapes';
 import { startStack, type Stack } from '../src/stack';
@@ -274,6 +276,22 @@ describe('market data through the gateway', () => {
     // The client types the answer as an array; the upstream body (and ours) is {history: [...]}.
     const viaClient = (await client.getPricesHistory({ market: yes, interval: '1d' as never })) as unknown as { history: { p: number }[] };
     expect(viaClient.history.at(-1)!.p).toBe(0.6);
+  });
+
+  it('rebuilds its books from order-matching when the event stream no longer holds its position', async () => {
+    expect([levels(await book(yes), 'bids'), levels(await book(yes), 'asks')]).toEqual(['', '5@0.6']);
+    let bidId = '';
+    await stack.restart('market-data', undefined, async () => {
+      // While market-data is down a bid rests, and the stream loses its history (its age limit, or lost storage).
+      bidId = await place(bob, { tokenId: yes, side: 'BUY', shares: u('5'), collateral: u('2') });
+      await purgeStream(stack.prefix, MATCHING_STREAM.name);
+    });
+    const rebuilt = await book(yes);
+    expect([levels(rebuilt, 'bids'), levels(rebuilt, 'asks'), rebuilt.last_trade_price]).toEqual(['5@0.4', '5@0.6', '0.6']);
+    expect((await get(`/last-trade-price?token_id=${no}`)).body).toEqual({ price: '0.4', side: 'SELL' });
+    // Later events apply on top.
+    expect((await bob.request('DELETE', '/order', { orderID: bidId })).status).toBe(200);
+    await bookWhen(yes, (b) => b.bids.length === 0);
   });
 
   it('refuses bad input with 400 and unknown tokens with 404, with the error body', async () => {

@@ -37,3 +37,13 @@ export async function readStream(prefix: string, name: string): Promise<{ seq: n
     await nc.close();
   }
 }
+
+/** Removes every message a stream holds, as its age limit would once they are old enough. */
+export async function purgeStream(prefix: string, name: string): Promise<void> {
+  const nc = await connect({ servers: TEST_NATS_URL });
+  try {
+    await (await nc.jetstreamManager()).streams.purge(`${prefix}_${name}`);
+  } finally {
+    await nc.close();
+  }
+}
