@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { Pool } from 'pg';
+import { adminDatabaseUrl } from '../src/database/databases';
 
-const SERVER = process.env.DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const SERVER = adminDatabaseUrl();
 
 /**
  * A child process with one pool: it prints its connection's backend pid, waits for a line on stdin (the

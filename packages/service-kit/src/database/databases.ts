@@ -76,10 +76,14 @@ export async function migrateDatabase(serviceDir: string, databaseUrl: string): 
   });
 }
 
+/** The server's maintenance database, from which tests create and drop their own (DATABASE_ADMIN_URL). */
+export function adminDatabaseUrl(): string {
+  return process.env.DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+}
+
 /** A fresh, migrated database with a random name, for one test run. */
 export async function createTestDatabase(serviceDir: string, label: string): Promise<string> {
-  const base = process.env.DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-  const url = new URL(base);
+  const url = new URL(adminDatabaseUrl());
   url.pathname = `/test_${label}_${randomBytes(5).toString('hex')}`;
   const databaseUrl = url.toString();
   await ensureDatabase(databaseUrl);
