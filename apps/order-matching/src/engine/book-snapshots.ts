@@ -10,11 +10,13 @@ const PAGE_LIMITS = { markets: 200, levels: 10_000 };
  * markets or once it holds `limits.levels` levels, so that it stays far below NATS's 1 MB per message.
  */
 export function bookSnapshotsAfter(state: EngineState, after: string, now: number, limits = PAGE_LIMITS): BookSnapshotsPage {
-  const ids = [...state.markets.keys()].filter((id) => id > after).sort();
+  const ids = sortedMarketIds(state);
   const markets: MarketBookSnapshot[] = [];
   let levels = 0;
-  for (const id of ids) {
+  let next = firstAfter(ids, after);
+  for (; next < ids.length; next++) {
     if (markets.length === limits.markets || levels >= limits.levels) break;
+    const id = ids[next]!;
     const market = state.markets.get(id)!;
     const snapshot: MarketBookSnapshot = {
       conditionId: id,
@@ -30,6 +32,28 @@ export function bookSnapshotsAfter(state: EngineState, after: string, now: numbe
     markets.push(snapshot);
     levels += snapshot.levels.length;
   }
-  const more = markets.length > 0 && markets.length < ids.length;
-  return { markets, next: more ? markets[markets.length - 1]!.conditionId : null };
+  return { markets, next: next < ids.length ? markets[markets.length - 1]!.conditionId : null };
+}
+
+/**
+ * The condition ids in order, sorted again only when a market was added (markets are never removed):
+ * a rebuild asks for every page, and sorting every id for each one would hold the engine up.
+ */
+const sortedIds = new WeakMap<EngineState, string[]>();
+function sortedMarketIds(state: EngineState): string[] {
+  let ids = sortedIds.get(state);
+  if (ids?.length !== state.markets.size) sortedIds.set(state, (ids = [...state.markets.keys()].sort()));
+  return ids;
+}
+
+/** The index of the first id greater than `after` (binary search). */
+function firstAfter(ids: string[], after: string): number {
+  let low = 0;
+  let high = ids.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (ids[middle]! <= after) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }

@@ -63,5 +63,13 @@ describe('book snapshots of the engine', () => {
     const rest = bookSnapshotsAfter(state, first.next!, NOW, { markets: 10, levels: 2 });
     expect(rest.markets.find((m) => m.conditionId === conditionOf(9))).toMatchObject({ winningOutcome: 1, levels: [] });
     expect(rest.next).toBeNull();
+
+    // A market added between two pages is on a later page when it sorts after the cursor.
+    const firstTwo = bookSnapshotsAfter(state, '', NOW, { markets: 2, levels: 100 });
+    state.addMarket(aMarket({ conditionId: conditionOf(7), tokenIds: ['71', '72'] }));
+    state.addMarket(aMarket({ conditionId: conditionOf(0), tokenIds: ['01', '02'] }));
+    const after = bookSnapshotsAfter(state, firstTwo.next!, NOW, { markets: 10, levels: 100 });
+    expect(after.markets.map((m) => m.conditionId)).toEqual([conditionOf(5), conditionOf(7), conditionOf(9), CONDITION]);
+    expect(bookSnapshotsAfter(state, CONDITION, NOW)).toEqual({ markets: [], next: null });
   });
 });
