@@ -3,8 +3,9 @@ import { HealthController, MessagingModule } from '@exchange/service-kit';
 import { BooksController } from './books/books.controller';
 import { BooksService } from './books/books.service';
 import { MarketBooks } from './books/market-books';
-import { EngineBooks } from './books/engine-books';
 import { MatchingConsumer } from './books/matching-consumer.service';
+import { EngineSources } from './engine/engine-sources';
+import { PriceBackfill } from './history/price-backfill';
 import { QuoteWriter } from './books/quote-writer';
 import { MARKET_DATA_ENV, type MarketDataEnv } from './config';
 import { HistoryController } from './history/history.controller';
@@ -41,7 +42,8 @@ export class MarketDataModule {
         QuoteWriter,
         CatalogConsumer,
         MatchingConsumer,
-        EngineBooks,
+        EngineSources,
+        PriceBackfill,
         RewardsService,
         MarketsService,
         BooksService,

@@ -8,9 +8,9 @@ import { MoneyController } from './money/money.controller';
 import { MoneyService } from './money/money.service';
 import { OrdersController } from './orders/orders.controller';
 import { OrdersService } from './orders/orders.service';
-import { BookSnapshotsService } from './queries/book-snapshots.service';
 import { QueriesController } from './queries/queries.controller';
 import { QueriesService } from './queries/queries.service';
+import { ReadModelSources } from './queries/read-model-sources.service';
 
 @Module({})
 export class MatchingModule {
@@ -27,7 +27,7 @@ export class MatchingModule {
         HeartbeatsService,
         OrdersService,
         QueriesService,
-        BookSnapshotsService,
+        ReadModelSources,
         MoneyService,
       ],
     };

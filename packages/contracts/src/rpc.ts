@@ -46,7 +46,7 @@ import {
   resolveRequest,
   splitMergeRequest,
 } from './trading/requests';
-import { bookSnapshotsRequest, type BookSnapshotsPage } from './trading/book-snapshots';
+import { bookSnapshotsRequest, tradeHistoryRequest, type BookSnapshotsPage, type TradeHistoryPage } from './trading/read-model-sources';
 import type { AccountBalances, BalanceAllowance, CancelResult, OpenOrder, OrderResult, Page, Trade } from './trading/resources';
 import type {
   CatalogEvent,
@@ -119,6 +119,7 @@ export const rpcContract = {
   'matching.trades.list.v1': { request: listTradesRequest, response: {} as Page<Trade> },
   'matching.balance.get.v1': { request: balanceRequest, response: {} as BalanceAllowance },
   'matching.books.snapshots.v1': { request: bookSnapshotsRequest, response: {} as BookSnapshotsPage },
+  'matching.trades.history.v1': { request: tradeHistoryRequest, response: {} as TradeHistoryPage },
   'matching.heartbeat.v1': { request: heartbeatRequest, response: {} as { heartbeat_id: string } },
   'matching.split.v1': { request: splitMergeRequest, response: {} as AccountBalances },
   'matching.merge.v1': { request: splitMergeRequest, response: {} as AccountBalances },

@@ -11,11 +11,12 @@ import {
 } from '@exchange/contracts';
 import { ensureStream, NATS_CONNECTION, openFeed, storedSeqs } from '@exchange/service-kit';
 import { MARKET_DATA_ENV, type MarketDataEnv } from '../config';
+import { EngineSources } from '../engine/engine-sources';
+import { PriceBackfill } from '../history/price-backfill';
 import { PriceHistoryRepository, type PriceRow } from '../history/price-history.repository';
 import { CatalogConsumer } from '../markets/catalog-consumer.service';
 import { MarketRegistry } from '../markets/market-registry';
 import { SnapshotRepository } from '../streams/snapshot.repository';
-import { EngineBooks } from './engine-books';
 import { FlushPacer } from './flush-pacer';
 import { MarketBooks, type BooksState } from './market-books';
 import { QuoteWriter } from './quote-writer';
@@ -66,7 +67,8 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
     private readonly history: PriceHistoryRepository,
     private readonly snapshots: SnapshotRepository,
     private readonly quotes: QuoteWriter,
-    private readonly engineBooks: EngineBooks,
+    private readonly sources: EngineSources,
+    private readonly backfill: PriceBackfill,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     @Inject(MARKET_DATA_ENV) private readonly env: MarketDataEnv,
   ) {
@@ -120,6 +122,7 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
     await this.quotes.write(all);
     this.registry.ready = true;
     this.logger.log(`books ready at MATCHING sequence ${this.books.streamSeq}`);
+    await this.backfill.resume();
     this.timer = setInterval(() => void this.saveSnapshot(), this.env.SNAPSHOT_INTERVAL_SECONDS * 1_000);
   }
 
@@ -130,11 +133,13 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
   private async loadEngineBooks(wanted: number, first: number): Promise<void> {
     this.logger.warn(
       `MATCHING events from ${wanted} are no longer in the stream (it starts at ${first}): loading the books from ` +
-        'order-matching (price history before the oldest stored trade is not rebuilt)',
+        "order-matching, then the price history from its trades",
     );
-    const markets = await this.engineBooks.all();
+    const markets = await this.sources.books(() => this.stopping);
+    if (!markets) return;
     this.books.loadFromEngine(markets, first - 1, (tokenId) => this.registry.byToken(tokenId)?.outcome);
     this.logger.log(`loaded ${markets.length} books from order-matching`);
+    await this.backfill.require();
   }
 
   /** Before PostgreSQL and Redis close (their onApplicationShutdown): the last flush and snapshot write to both. */

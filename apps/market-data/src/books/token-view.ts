@@ -1,4 +1,4 @@
-import { formatUnits, type BookLevel, type LastTradeFacts } from '@exchange/contracts';
+import { formatUnits, type BookLevel, type TradeFacts } from '@exchange/contracts';
 import { MICRO, type L2Book, type LevelPairs } from './l2-book';
 
 /** 0 = the primary (YES) token, whose terms the book is kept in; 1 = the other (NO) token. */
@@ -50,7 +50,7 @@ export interface LastTrade {
  * taker's token), which is the price the book last traded at; a NO taker is mirrored (BUY NO at p is a
  * SELL of YES at 1 - p).
  */
-export function yesTermsOf(event: Pick<LastTradeFacts, 'tokenId' | 'side' | 'price' | 'makers'>, takerOutcome: Outcome): { price: number; side: 'BUY' | 'SELL' } {
+export function yesTermsOf(event: Pick<TradeFacts, 'tokenId' | 'side' | 'price' | 'makers'>, takerOutcome: Outcome): { price: number; side: 'BUY' | 'SELL' } {
   const last = event.makers[event.makers.length - 1];
   const ownPrice = !last ? Number(event.price) : last.tokenId === event.tokenId ? Number(last.price) : mirrored(Number(last.price));
   if (takerOutcome === 0) return { price: ownPrice, side: event.side };

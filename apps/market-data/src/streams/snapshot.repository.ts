@@ -12,11 +12,15 @@ export class SnapshotRepository {
   }
 
   /** Keeps the most advanced snapshot: replicas save the same state at the same position. */
-  async save(name: string, streamSeq: number, state: unknown): Promise<void> {
+  async save<T>(name: string, streamSeq: number, state: T): Promise<void> {
     const json = JSON.stringify(state);
     await this.prisma.$executeRaw`
       INSERT INTO stream_snapshots (name, stream_seq, state, taken_at) VALUES (${name}, ${streamSeq}::bigint, ${json}::jsonb, now())
       ON CONFLICT (name) DO UPDATE SET stream_seq = EXCLUDED.stream_seq, state = EXCLUDED.state, taken_at = now()
       WHERE stream_snapshots.stream_seq < EXCLUDED.stream_seq`;
+  }
+
+  async remove(name: string): Promise<void> {
+    await this.prisma.streamSnapshot.deleteMany({ where: { name } });
   }
 }

@@ -1,4 +1,4 @@
-import { MATCHING_STREAM, type BookSnapshotsPage } from '@exchange/contracts';
+import { MATCHING_STREAM, type BookSnapshotsPage, type TradeHistoryPage } from '@exchange/contracts';
 import { Client } from 'pg';
 import { streamName } from '@exchange/service-kit';
 import { aMarketSnapshot, aTrade, startMarketData, u, until, type MarketDataUnderTest } from '../support/market-data-harness';
@@ -20,10 +20,31 @@ describe('market-data whose position in the MATCHING stream is gone (real Postgr
     }
   });
   afterAll(() => md?.stop());
-  beforeAll(() => md.answerAsEngine(engine));
+  beforeAll(() => {
+    md.answerAsEngine('matching.books.snapshots.v1', engine);
+    md.answerAsEngine('matching.trades.history.v1', engineTrades);
+  });
 
   /** What the engine answers (order-matching is not running in this test). */
   const engine: BookSnapshotsPage[] = [];
+  const engineTrades: TradeHistoryPage[] = [];
+  /** The price history as stored: trade id and YES price. */
+  const prices = async () => {
+    const db = new Client({ connectionString: md.databaseUrl });
+    await db.connect();
+    try {
+      const rows = await db.query<{ trade_id: string; price: number }>('SELECT trade_id, price FROM price_history ORDER BY trade_id');
+      return rows.rows.map((r) => `${r.trade_id}:${r.price}`);
+    } finally {
+      await db.end();
+    }
+  };
+  const backfillPending = async () => {
+    const db = new Client({ connectionString: md.databaseUrl });
+    await db.connect();
+    const rows = await db.query("SELECT 1 FROM stream_snapshots WHERE name = 'price-backfill'").finally(() => db.end());
+    return rows.rowCount === 1;
+  };
   const book = () => md.data('marketdata.book.v1', { token_id: yes });
   const levels = async () => {
     const b = await book();
@@ -33,7 +54,7 @@ describe('market-data whose position in the MATCHING stream is gone (real Postgr
   it("loads the engine's books, skips the older events the stream still holds, and applies the newer ones", async () => {
     await md.publishBook({ conditionId: cid, bookSeq: 1, changes: [{ side: 'BID', price: u('0.40'), size: u('10') }], timestamp: T });
     await md.publishBook({ conditionId: cid, bookSeq: 2, changes: [{ side: 'ASK', price: u('0.60'), size: u('5') }], timestamp: T + 1 });
-    await md.publishTrade(aTrade({ conditionId: cid, tokenId: yes!, price: u('0.60'), matchTime: T + 2 }));
+    await md.publishTrade(aTrade({ id: 'trade-a', conditionId: cid, tokenId: yes!, price: u('0.60'), matchTime: T + 2 }));
     await until(async () => ((await book()).last_trade_price === '0.6' ? true : undefined));
 
     // The engine, meanwhile: book sequence 3 added a bid at 0.45 and 4 (committed, not published yet)
@@ -51,12 +72,24 @@ describe('market-data whose position in the MATCHING stream is gone (real Postgr
               { side: 'ASK', price: u('0.60'), size: u('5') },
             ],
             winningOutcome: -1,
-            lastTrade: { id: 'trade-engine', tokenId: no!, side: 'BUY', price: u('0.35'), matchTime: T + 3, makers: [{ tokenId: no!, price: u('0.35') }] },
+            lastTrade: { id: 'trade-engine', conditionId: cid, tokenId: no!, side: 'BUY', price: u('0.35'), matchTime: T + 3, makers: [{ tokenId: no!, price: u('0.35') }] },
           },
         ],
         next: cid,
       },
       { markets: [{ conditionId: settled.conditionId, bookSeq: 0, timestamp: T + 4, levels: [], winningOutcome: 1, lastTrade: null }], next: null },
+    );
+    // Its trades: the one market-data recorded, the one it never saw, and one of the other market.
+    const engineTrade = engine[0]!.markets[0]!.lastTrade!;
+    engineTrades.push(
+      { trades: [{ ...engineTrade, id: 'trade-a', tokenId: yes!, price: u('0.60'), matchTime: T + 2, makers: [] }], next: 'trade-a' },
+      {
+        trades: [
+          engineTrade,
+          { id: 'trade-settled', conditionId: settled.conditionId, tokenId: settled.tokenIds[0]!, side: 'SELL', price: u('0.3'), matchTime: T + 3, makers: [] },
+        ],
+        next: null,
+      },
     );
     await md.restart(async () => {
       // The snapshot saved at shutdown, at the last message applied (book, book, trade).
@@ -69,6 +102,10 @@ describe('market-data whose position in the MATCHING stream is gone (real Postgr
       // The stream's age limit removes everything before that event, some of which market-data never saw.
       await (await md.nc.jetstreamManager()).streams.purge(streamName(md.prefix, MATCHING_STREAM.name), { keep: 1 });
     });
+
+    // The price history gets the trades the stream no longer has, in the background.
+    await until(async () => ((await backfillPending()) ? undefined : true));
+    expect(await prices()).toEqual(['trade-a:600000', 'trade-engine:650000', 'trade-settled:300000']);
 
     // Book sequence 3 is older than the engine's books: applying it would have put the bid at 0.45 back.
     expect(await levels()).toEqual({ bids: ['0.4:10'], asks: ['0.6:5'] });
@@ -86,10 +123,28 @@ describe('market-data whose position in the MATCHING stream is gone (real Postgr
     await until(async () => ((await book()).asks.length === 2 ? true : undefined));
     expect(await levels()).toEqual({ bids: ['0.4:10'], asks: ['0.65:2', '0.6:5'] });
 
-    // Its position is in the stream again: a restart takes the snapshot (the engine would not answer now).
+    // Its position is in the stream again: a restart takes the snapshot (the engine would not answer now),
+    // and needs no refill.
     engine.length = 0;
     await md.restart();
     expect(await levels()).toEqual({ bids: ['0.4:10'], asks: ['0.65:2', '0.6:5'] });
+    expect(await backfillPending()).toBe(false);
+  });
+
+  it('resumes an unfinished refill of the price history after a restart, from its last page', async () => {
+    await md.restart(async () => {
+      const db = new Client({ connectionString: md.databaseUrl });
+      await db.connect();
+      try {
+        await db.query('DELETE FROM price_history');
+        // Stopped after the first page.
+        await db.query(`INSERT INTO stream_snapshots (name, stream_seq, state, taken_at) VALUES ('price-backfill', 2, '{"after": "trade-a"}', now())`);
+      } finally {
+        await db.end();
+      }
+    });
+    await until(async () => ((await backfillPending()) ? undefined : true));
+    expect(await prices()).toEqual(['trade-engine:650000', 'trade-settled:300000']);
   });
 
   it('loads the engine’s books when the stream is behind its snapshot (a recreated stream), and applies the new stream from its start', async () => {

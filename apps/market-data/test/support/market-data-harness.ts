@@ -9,7 +9,6 @@ import {
   MATCHING_STREAM,
   ok,
   type BookEvent,
-  type BookSnapshotsPage,
   type MarketSnapshot,
   type MarketStateEvent,
   type MatchingEvent,
@@ -44,10 +43,12 @@ export interface MarketDataUnderTest {
   publishResolution(event: MarketStateEvent): Promise<void>;
   /** Closes the app, runs `whileDown`, boots it again on the same database. */
   restart(whileDown?: () => Promise<void>): Promise<void>;
-  /** Answers `matching.books.snapshots.v1` as order-matching does, with these pages in turn. */
-  answerAsEngine(pages: BookSnapshotsPage[]): void;
+  /** Answers as order-matching does what a replica rebuilds from, with these pages in turn (read when asked). */
+  answerAsEngine<S extends EngineSourceSubject>(subject: S, pages: RpcResponse<S>[]): void;
   stop(): Promise<void>;
 }
+
+type EngineSourceSubject = 'matching.books.snapshots.v1' | 'matching.trades.history.v1';
 
 const codec = JSONCodec();
 
@@ -99,9 +100,9 @@ export async function startMarketData(): Promise<MarketDataUnderTest> {
       await whileDown?.();
       app = await boot();
     },
-    answerAsEngine(pages) {
+    answerAsEngine(subject, pages) {
       // The wire format of Nest's NATS transport, which the services' RpcClient reads.
-      nc.subscribe(prefixed(prefix, 'matching.books.snapshots.v1'), {
+      nc.subscribe(prefixed(prefix, subject), {
         callback: (_error, msg) => {
           const { id, data } = codec.decode(msg.data) as { id: string; data: { after?: string } };
           const page = pages.find((_page, i) => (i === 0 ? data.after === undefined : pages[i - 1]!.next === data.after));

@@ -43,7 +43,9 @@ describe('FlushPacer', () => {
     // 200 ms at one start per 20 ms: about 10 flushes, then drain serves the last asks at once.
     expect(paced.length).toBeGreaterThanOrEqual(5);
     expect(paced.length).toBeLessThanOrEqual(12);
-    for (let i = 1; i < paced.length; i++) expect(paced[i]! - paced[i - 1]!).toBeGreaterThanOrEqual(19);
+    // Node arms timers against libuv's loop time, which can trail Date.now() by a millisecond or two:
+    // a timed start may come that much early by Date.now() (seen: 18 ms apart).
+    for (let i = 1; i < paced.length; i++) expect(paced[i]! - paced[i - 1]!).toBeGreaterThanOrEqual(17);
     expect(r.starts.length).toBeLessThanOrEqual(paced.length + 1);
     expect(r.overlapped()).toBe(false);
   });

@@ -1,14 +1,14 @@
 import { Controller } from '@nestjs/common';
-import type { BalanceRequest, BookSnapshotsRequest, ListOrdersRequest, ListTradesRequest, RpcRequest } from '@exchange/contracts';
+import type { BalanceRequest, BookSnapshotsRequest, ListOrdersRequest, ListTradesRequest, RpcRequest, TradeHistoryRequest } from '@exchange/contracts';
 import { RpcRoute } from '@exchange/service-kit';
-import { BookSnapshotsService } from './book-snapshots.service';
+import { ReadModelSources } from './read-model-sources.service';
 import { QueriesService } from './queries.service';
 
 @Controller()
 export class QueriesController {
   constructor(
     private readonly queries: QueriesService,
-    private readonly books: BookSnapshotsService,
+    private readonly sources: ReadModelSources,
   ) {}
 
   @RpcRoute('matching.orders.get.v1')
@@ -33,6 +33,11 @@ export class QueriesController {
 
   @RpcRoute('matching.books.snapshots.v1')
   bookSnapshots(request: BookSnapshotsRequest) {
-    return this.books.page(request);
+    return this.sources.books(request);
+  }
+
+  @RpcRoute('matching.trades.history.v1')
+  tradeHistory(request: TradeHistoryRequest) {
+    return this.sources.trades(request);
   }
 }

@@ -10,7 +10,7 @@ const QUIET = `0x${'b2'.repeat(32)}`;
 const alice = traderOf(1);
 const bob = traderOf(2);
 
-describe('book snapshots over NATS', () => {
+describe('what a market-data replica rebuilds from, over NATS: books and trades', () => {
   let om: MatchingUnderTest;
 
   beforeAll(async () => {
@@ -67,6 +67,7 @@ describe('book snapshots over NATS', () => {
     expect(traded!.winningOutcome).toBe(-1);
     expect(traded!.lastTrade).toEqual({
       id: lastTrade!.id,
+      conditionId: TRADED,
       tokenId: lastTrade!.tokenId,
       side: lastTrade!.side,
       price: lastTrade!.price,
@@ -77,6 +78,18 @@ describe('book snapshots over NATS', () => {
     expect(quiet).toMatchObject({ conditionId: QUIET, bookSeq: 0, levels: [], lastTrade: null });
 
     expect(await om.data('matching.books.snapshots.v1', { after: TRADED })).toMatchObject({ markets: [{ conditionId: QUIET }], next: null });
+
+    // The trade history: every trade once, in id order, with the facts its events carried.
+    const trades = batches.flatMap((e) => (e.type === 'trade' ? [e.data] : []));
+    const history = await om.data('matching.trades.history.v1', {});
+    expect(history.next).toBeNull();
+    expect(history.trades).toEqual(
+      trades
+        .map((t) => ({ id: t.id, conditionId: t.conditionId, tokenId: t.tokenId, side: t.side, price: t.price, matchTime: t.matchTime, makers: t.makers.slice(-1).map((m) => ({ tokenId: m.tokenId, price: m.price })) }))
+        .sort((a, b) => (a.id < b.id ? -1 : 1)),
+    );
+    expect(history.trades).toHaveLength(2);
+    expect(await om.data('matching.trades.history.v1', { after: history.trades[0]!.id })).toEqual({ trades: [history.trades[1]], next: null });
     expect(await om.request('matching.books.snapshots.v1', { after: 5 })).toMatchObject({ ok: false, status: 400, body: { code: 'invalid_request' } });
   });
 });

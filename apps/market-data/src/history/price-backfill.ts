@@ -1,0 +1,81 @@
+import { Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
+import { yesTermsOf } from '../books/token-view';
+import { EngineSources } from '../engine/engine-sources';
+import { MarketRegistry } from '../markets/market-registry';
+import { SnapshotRepository } from '../streams/snapshot.repository';
+import { PriceHistoryRepository, type PriceRow } from './price-history.repository';
+
+/** The progress row in stream_snapshots: its stream_seq counts pages, its state holds the cursor. */
+const PROGRESS = 'price-backfill';
+
+interface Progress {
+  /** The last trade id written; null before the first page. */
+  after: string | null;
+}
+
+/**
+ * Refills the price history from order-matching's trades when the MATCHING stream no longer holds
+ * trades this replica never recorded. It runs in the background once the service is ready (reads of
+ * the history answer meanwhile with what is there), page by page, its cursor saved after each, so that
+ * a restart resumes it; rows are written idempotently, so a trade the stream also delivers, or another
+ * replica's refill, is recorded once.
+ */
+@Injectable()
+export class PriceBackfill implements BeforeApplicationShutdown {
+  private readonly logger = new Logger(PriceBackfill.name);
+  private running?: Promise<void>;
+  private stopping = false;
+
+  constructor(
+    private readonly sources: EngineSources,
+    private readonly history: PriceHistoryRepository,
+    private readonly snapshots: SnapshotRepository,
+    private readonly registry: MarketRegistry,
+  ) {}
+
+  /** Records that a refill is needed; an unfinished one goes on from where it was instead. */
+  async require(): Promise<void> {
+    await this.snapshots.save<Progress>(PROGRESS, 1, { after: null });
+  }
+
+  /** Starts the refill recorded as needed, if any. */
+  async resume(): Promise<void> {
+    const saved = await this.snapshots.load<Progress>(PROGRESS);
+    if (saved) this.running = this.run(saved.streamSeq, saved.state.after);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    await this.running;
+  }
+
+  private async run(pages: number, after: string | null): Promise<void> {
+    this.logger.log(`refilling the price history from order-matching's trades${after ? ` after ${after}` : ''}`);
+    let written = 0;
+    for (let attempt = 0; !this.stopping; ) {
+      try {
+        const page = await this.sources.trades(after, () => this.stopping);
+        if (!page) return;
+        const rows = page.trades.flatMap((trade): PriceRow[] => {
+          const token = this.registry.byToken(trade.tokenId);
+          if (!token) return [];
+          const price = yesTermsOf(trade, token.outcome).price;
+          return [{ tradeId: trade.id, conditionId: trade.conditionId, timeMs: trade.matchTime, price, streamSeq: 0 }];
+        });
+        await this.history.insert(rows);
+        written += rows.length;
+        if (page.next === null) {
+          await this.snapshots.remove(PROGRESS);
+          this.logger.log(`price history refilled: ${written} trades written`);
+          return;
+        }
+        after = page.next;
+        await this.snapshots.save<Progress>(PROGRESS, ++pages, { after });
+        attempt = 0;
+      } catch (error) {
+        if (attempt++ % 10 === 0) this.logger.warn(`price history refill interrupted, retrying: ${String(error)}`);
+        await new Promise((r) => setTimeout(r, Math.min(5_000, 100 * 2 ** attempt)));
+      }
+    }
+  }
+}
