@@ -31,6 +31,8 @@ export interface Stack {
   restart(name: AppName, signal?: NodeJS.Signals, whileDown?: () => Promise<void>): Promise<void>;
   /** The running process of an app. */
   process(name: AppName): AppProcess;
+  /** The database an app runs on. */
+  databaseUrl(name: AppName): string;
   stop(): Promise<void>;
 }
 
@@ -119,6 +121,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       await start(name);
     },
     process: (name) => running.get(name)!,
+    databaseUrl: (name) => databases[name],
     async stop() {
       await Promise.all([...running.values()].map((a) => a.stop()));
       for (const url of Object.values(databases)) await dropDatabase(url);

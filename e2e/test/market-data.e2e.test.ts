@@ -1,5 +1,6 @@
 import { ClobClient } from '@polymarket/clob-client-v2';
 import { MATCHING_STREAM } from '@exchange/contracts';
+import { pgPool } from '@exchange/service-kit';
 import { purgeStream } from '@exchange/testing';
 import { getJson, json, type Json } from '../src/http';
 import { CLOB_MARKET, CLOB_MARKET_INFO, FEE_RATE, ORDER_BOOK, SAMPLING_MARKET, shapeErrors } from '../src/shapes';
@@ -285,10 +286,18 @@ describe('market data through the gateway', () => {
       // While market-data is down a bid rests, and the stream loses its history (its age limit, or lost storage).
       bidId = await place(bob, { tokenId: yes, side: 'BUY', shares: u('5'), collateral: u('2') });
       await purgeStream(stack.prefix, MATCHING_STREAM.name);
+      // And its price history is lost too (a new database): it comes back from order-matching's trades.
+      const db = pgPool('e2e', { connectionString: stack.databaseUrl('market-data'), max: 1 });
+      await db.query('DELETE FROM price_history').finally(() => db.end());
     });
     const rebuilt = await book(yes);
     expect([levels(rebuilt, 'bids'), levels(rebuilt, 'asks'), rebuilt.last_trade_price]).toEqual(['5@0.4', '5@0.6', '0.6']);
     expect((await get(`/last-trade-price?token_id=${no}`)).body).toEqual({ price: '0.4', side: 'SELL' });
+    const refilled = await until(async () => {
+      const h = await get(`/prices-history?market=${yes}&interval=max&fidelity=1`);
+      return h.body.history?.length ? h.body.history : undefined;
+    }, 'refilled price history');
+    expect(refilled.at(-1).p).toBe(0.6);
     // Later events apply on top.
     expect((await bob.request('DELETE', '/order', { orderID: bidId })).status).toBe(200);
     await bookWhen(yes, (b) => b.bids.length === 0);
