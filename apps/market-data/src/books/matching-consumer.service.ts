@@ -78,21 +78,17 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
   async onApplicationBootstrap(): Promise<void> {
     await this.catalog.ready;
     const saved = await this.snapshots.load<BooksState>(SNAPSHOT);
-    await ensureStream(this.nc, this.env.NATS_PREFIX, MATCHING_STREAM);
     const wanted = saved ? saved.streamSeq + 1 : 1;
-    const { first, last } = await storedSeqs(this.nc, this.env.NATS_PREFIX, MATCHING_STREAM);
-    // Events this replica has not applied are gone from the stream, aged out (its limit) or lost with a
-    // stream that was recreated (behind the snapshot): they are only in the engine now.
-    const lost = wanted < first || wanted > last + 1;
+    const first = await this.firstStoredIfGone(wanted);
     const feed = await openFeed(this.nc, this.env.NATS_PREFIX, {
       stream: MATCHING_STREAM,
       durable: `${this.env.CONSUMER_NAME}-matching`,
       filter: MATCHING_BATCH_SUBJECT,
-      startSeq: lost ? Math.max(first, 1) : wanted,
+      startSeq: first ?? wanted,
       restart: true,
       ackAll: true,
     });
-    if (lost) await this.loadEngineBooks(wanted, Math.max(first, 1));
+    if (first !== undefined) await this.loadEngineBooks(wanted, first);
     else if (saved) this.books.load(saved.state, saved.streamSeq);
     this.messages = feed.messages;
     let caughtUp!: () => void;
@@ -127,13 +123,24 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
   }
 
   /**
+   * The stream's first stored sequence when it no longer holds `wanted`, the next one this replica
+   * needs: aged out (the stream's limit), or lost with a stream that was recreated (it ends before the
+   * snapshot). Those events are only in the engine now.
+   */
+  private async firstStoredIfGone(wanted: number): Promise<number | undefined> {
+    await ensureStream(this.nc, this.env.NATS_PREFIX, MATCHING_STREAM);
+    const { first, last } = await storedSeqs(this.nc, this.env.NATS_PREFIX, MATCHING_STREAM);
+    return wanted < first || wanted > last + 1 ? Math.max(first, 1) : undefined;
+  }
+
+  /**
    * After the consumer exists: every event the stream no longer holds was committed before it was
    * published, so the engine's answer, asked for now, includes it; later ones come through the feed.
    */
   private async loadEngineBooks(wanted: number, first: number): Promise<void> {
     this.logger.warn(
       `MATCHING events from ${wanted} are no longer in the stream (it starts at ${first}): loading the books from ` +
-        "order-matching, then the price history from its trades",
+        'order-matching, then the price history from its trades',
     );
     const markets = await this.sources.books(() => this.stopping);
     if (!markets) return;
