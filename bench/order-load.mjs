@@ -14,13 +14,15 @@
 // slower than the rest (docs/performance.md, sixth session); --warmup 0 measures them.
 // --timeline prints latency per half second of each phase (by answer time).
 // Both use the plain-socket client of raw-http.mjs: the generator shares the two cores with the exchange,
-// so the CPU each process spent per accepted order in each phase is printed (process-cpu.mjs), after
-// three figures of the machine itself (machine-fingerprint.mjs).
+// so the CPU each process spent per accepted order in each phase is printed (process-cpu.mjs), with the
+// rate the cores could serve at that CPU per order, after three figures of the machine itself
+// (machine-fingerprint.mjs).
 // Orders are pre-signed (EIP-712 V2 with native secp256k1) so that the generator spends its CPU on HTTP;
 // every request carries fresh L2 HMAC headers, computed as it leaves. Orders alternate between two
 // traders and rest or cross in about equal parts, so the engine matches, settles and journals real
 // trades. An order is accepted when it is answered 200 (a refused one is 400 or 503).
 import { randomBytes } from 'node:crypto';
+import { cpus } from 'node:os';
 import { closedLoop } from './closed-loop.mjs';
 import { machineFingerprint } from './machine-fingerprint.mjs';
 import { openLoop } from './open-loop.mjs';
@@ -122,6 +124,8 @@ const report = (r) => {
   console.log(`  p50 ${fmt(r.p50)}  p99 ${fmt(r.p99)}  max ${fmt(r.max)}`);
   const groups = r.cpu.groups.map(([group, ms]) => `${group} ${ms.toFixed(3)}`).join(', ');
   console.log(`  CPU per accepted order: ${r.cpu.machine.toFixed(3)} ms (${groups}); machine idle ${(r.cpu.idleShare * 100).toFixed(0)}%, ${r.cpu.contextSwitches.toFixed(1)} context switches per order`);
+  // What the machine's cores could serve at this CPU per order, the generator included: no run goes above it.
+  console.log(`  at most ${((cpus().length * 1000) / r.cpu.machine).toFixed(0)} orders/s on this machine's ${cpus().length} cores at that CPU per order`);
   if (!TIMELINE) return;
   for (const t of r.timeline) {
     console.log(`    ${t.from.toFixed(1).padStart(5)} s  ${String(t.answered).padStart(5)} answered  p50 ${fmt(t.p50)}  p99 ${fmt(t.p99)}  max ${fmt(t.max)}`);
