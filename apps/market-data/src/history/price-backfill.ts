@@ -52,13 +52,18 @@ export class PriceBackfill implements BeforeApplicationShutdown {
   private async run(pages: number, after: string | null): Promise<void> {
     this.logger.log(`refilling the price history from order-matching's trades${after ? ` after ${after}` : ''}`);
     let written = 0;
+    let unknown = 0;
     for (let attempt = 0; !this.stopping; ) {
       try {
         const page = await this.sources.trades(after, () => this.stopping);
         if (!page) return;
         const rows = page.trades.flatMap((trade): PriceRow[] => {
           const token = this.registry.byToken(trade.tokenId);
-          if (!token) return [];
+          if (!token) {
+            // A market the catalog never announced has no price history to show.
+            unknown++;
+            return [];
+          }
           const price = yesTermsOf(trade, token.outcome).price;
           return [{ tradeId: trade.id, conditionId: trade.conditionId, timeMs: trade.matchTime, price, streamSeq: 0 }];
         });
@@ -66,7 +71,7 @@ export class PriceBackfill implements BeforeApplicationShutdown {
         written += rows.length;
         if (page.next === null) {
           await this.snapshots.remove(PROGRESS);
-          this.logger.log(`price history refilled: ${written} trades written`);
+          this.logger.log(`price history refilled: ${written} trades written, ${unknown} of unknown tokens skipped`);
           return;
         }
         after = page.next;
