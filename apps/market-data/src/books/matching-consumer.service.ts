@@ -9,7 +9,7 @@ import {
   type MatchingEventBatch,
   type TradeEvent,
 } from '@exchange/contracts';
-import { ensureStream, NATS_CONNECTION, openFeed, storedSeqs } from '@exchange/service-kit';
+import { backoff, ensureStream, NATS_CONNECTION, openFeed, storedSeqs } from '@exchange/service-kit';
 import { MARKET_DATA_ENV, type MarketDataEnv } from '../config';
 import { EngineSources } from '../engine/engine-sources';
 import { PriceBackfill } from '../history/price-backfill';
@@ -237,7 +237,7 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
         // Not acknowledged: the stream delivers these messages again after the restart.
         if (this.stopping) return;
         if (attempt % 10 === 0) this.logger.warn(`price history not written, retrying: ${String(error)}`);
-        await new Promise((r) => setTimeout(r, Math.min(5_000, 100 * 2 ** attempt)));
+        await backoff(attempt, 100);
       }
     }
     // The consumer acknowledges cumulatively: the last message stands for the whole batch.

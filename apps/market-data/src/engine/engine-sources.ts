@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { BookSnapshotsPage, MarketBookSnapshot, RpcRequestInput, RpcResponse, TradeHistoryPage } from '@exchange/contracts';
-import { RpcClient } from '@exchange/service-kit';
+import { backoff, RpcClient } from '@exchange/service-kit';
 
 type SourceSubject = 'matching.books.snapshots.v1' | 'matching.trades.history.v1';
 
@@ -38,7 +38,7 @@ export class EngineSources {
       const reply = await this.rpc.request(subject, payload);
       if (reply.ok) return reply.data;
       if (attempt % 10 === 0) this.logger.warn(`order-matching did not answer ${subject} (${reply.body.error}); retrying`);
-      await new Promise((r) => setTimeout(r, Math.min(5_000, 200 * 2 ** attempt)));
+      await backoff(attempt, 200);
     }
     return undefined;
   }

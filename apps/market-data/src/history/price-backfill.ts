@@ -1,4 +1,5 @@
 import { Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
+import { backoff } from '@exchange/service-kit';
 import { yesTermsOf } from '../books/token-view';
 import { EngineSources } from '../engine/engine-sources';
 import { MarketRegistry } from '../markets/market-registry';
@@ -79,7 +80,7 @@ export class PriceBackfill implements BeforeApplicationShutdown {
         attempt = 0;
       } catch (error) {
         if (attempt++ % 10 === 0) this.logger.warn(`price history refill interrupted, retrying: ${String(error)}`);
-        await new Promise((r) => setTimeout(r, Math.min(5_000, 100 * 2 ** attempt)));
+        await backoff(attempt, 100);
       }
     }
   }
