@@ -90,6 +90,7 @@ describe('what a market-data replica rebuilds from, over NATS: books and trades'
     );
     expect(history.trades).toHaveLength(2);
     expect(await om.data('matching.trades.history.v1', { after: history.trades[0]!.id })).toEqual({ trades: [history.trades[1]], next: null });
+    expect(await om.request('matching.trades.history.v1', { after: 'x'.repeat(101) })).toMatchObject({ ok: false, status: 400, body: { code: 'invalid_request' } });
     expect(await om.request('matching.books.snapshots.v1', { after: 5 })).toMatchObject({ ok: false, status: 400, body: { code: 'invalid_request' } });
   });
 });
