@@ -138,6 +138,24 @@ describe('catalog through the gateway over HTTP', () => {
     expect(anonymous.status).toBe(401);
   });
 
+  it('refuses a NUL or an unpaired surrogate with 400 instead of failing in the database, and keeps surrogate pairs', async () => {
+    for (const path of ['/public-search?q=%00', '/events?slug=%00', '/events/slug/a%00']) {
+      const response = await fetch(stack.base + path);
+      expect(response.status).toBe(400);
+      expect(await json(response)).toMatchObject({ code: 'invalid_request' });
+    }
+    const event = (slug: string, title: string) => ({ title, slug, description: '', endDate: '2027-01-01T00:00:00Z', markets: [market(`${slug}-m`)] });
+    for (const [slug, title] of [['nul-title', 'a\0b'], ['lone-surrogate', 'a\ud800b']] as const) {
+      const refused = await stack.admin('POST', '/admin/events', event(slug, title));
+      expect(refused.status).toBe(400);
+      expect(await json(refused)).toMatchObject({ code: 'invalid_request' });
+      expect((await fetch(`${stack.base}/events/slug/${slug}`)).status).toBe(404);
+    }
+    const emoji = await stack.admin('POST', '/admin/events', event('emoji-title', 'Up \ud83d\ude80?'));
+    expect(emoji.status).toBe(201);
+    expect((await getJson(`${stack.base}/events/slug/emoji-title`)).body.title).toBe('Up 🚀?');
+  });
+
   it('imports upstream events, keeping their ids as mirror ids, once', async () => {
     const fixture = JSON.parse(readFileSync(path.join(REPO_ROOT, 'apps/catalog/test/fixtures/upstream-events.json'), 'utf8'));
     const first = await stack.admin('POST', `/admin/import?sites=${SITE.id}`, fixture);

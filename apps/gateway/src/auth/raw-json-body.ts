@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../http/api-error';
+import { holdsUnstorableText, mayHoldUnstorableText, UNSTORABLE_TEXT } from '../http/storable-text';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -7,7 +9,10 @@ declare module 'fastify' {
   }
 }
 
-/** Parses a JSON body as Fastify does: prototype poisoning refused, invalid JSON an FST_ERR_CTP error (400 invalid_json). */
+/**
+ * Parses a JSON body as Fastify does (prototype poisoning refused, invalid JSON an FST_ERR_CTP error: 400
+ * invalid_json) and refuses text no service can store (400 invalid_request).
+ */
 export type JsonBodyParser = (text: string) => Promise<unknown>;
 
 /** Fastify's JSON parser, with an empty body (what the upstream clients send on GET and DELETE) as no body. */
@@ -16,7 +21,13 @@ export function jsonBodyParser(fastify: FastifyInstance): JsonBodyParser {
   return (text) =>
     text === ''
       ? Promise.resolve(undefined)
-      : new Promise((resolve, reject) => parse(undefined as never, text, (error, value) => (error ? reject(error) : resolve(value))));
+      : new Promise((resolve, reject) =>
+          parse(undefined as never, text, (error, value) => {
+            if (error) reject(error);
+            else if (mayHoldUnstorableText(text) && holdsUnstorableText(value)) reject(ApiError.of('invalid_request', UNSTORABLE_TEXT));
+            else resolve(value);
+          }),
+        );
 }
 
 /**

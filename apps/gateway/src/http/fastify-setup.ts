@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { fail } from '@exchange/contracts';
 import { requestContext } from '@exchange/service-kit';
 import { sendFailure, toFailure } from './error-body.filter';
+import { UNSTORABLE_TEXT, urlHoldsNul } from './storable-text';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -12,12 +14,13 @@ export function requestIdOf(header: string | string[] | undefined): string {
 
 /**
  * Request id in an async context for the whole request (so that it reaches NATS headers and log
- * lines), echoed in the response, an access log line per request, and the error body for errors
- * raised by Fastify before a route handler runs.
+ * lines), echoed in the response, an access log line per request, a NUL in the URL refused before
+ * routing, and the error body for errors raised by Fastify before a route handler runs.
  */
 export function setUpFastify(fastify: FastifyInstance, accessLog: (line: Record<string, unknown>) => void): void {
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
+    if (urlHoldsNul(request.url)) return sendFailure(reply, fail('invalid_request', UNSTORABLE_TEXT));
     requestContext.run({ requestId: request.id }, done);
   });
   fastify.addHook('onResponse', (request, reply, done) => {

@@ -188,6 +188,32 @@ describe('gateway edge (real NATS, no services)', () => {
     expect(patch.status).toBe(400);
   });
 
+  it('refuses text no service can store, in the URL or anywhere in a JSON body, before any service', async () => {
+    const refused = { error: 'request text may not contain a NUL character (U+0000) or an unpaired UTF-16 surrogate', code: 'invalid_request' };
+    for (const path of ['/public-search?q=%00', '/events?slug=a%00', '/events/slug/%00', '/markets/x%00']) {
+      const response = await get(path);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual(refused);
+    }
+    const headers = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
+    for (const body of ['{"title":"a\\u0000b"}', '{"markets":[{"q\\u0000":1}]}', '{"title":"\\ud800"}', '{"title":"\\udc00\\ud800"}']) {
+      const response = await get('/admin/events', { method: 'POST', headers, body });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual(refused);
+    }
+    // The order lane parses before authenticating, as for malformed JSON.
+    const order = await get('/order', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"owner":"\\u0000"}' });
+    expect(order.status).toBe(400);
+    expect(await order.json()).toEqual(refused);
+    // Six characters that only spell an escape, and a surrogate pair, go on to the service (none here).
+    const event = (title: string) =>
+      `{"title":"${title}","slug":"text-ok","description":"","endDate":"2030-01-01T00:00:00Z",` +
+      '"markets":[{"question":"Q?","slug":"text-ok-m","outcomes":["Yes","No"],"tickSize":"0.01","minOrderSize":"5","negRisk":false}]}';
+    for (const title of ['\\\\u0000', '\\ud83d\\ude00']) {
+      expect((await get('/admin/events', { method: 'POST', headers, body: event(title) })).status).toBe(503);
+    }
+  });
+
   it('carries the request id into the response and onto NATS', async () => {
     const seen = new Promise<string | undefined>((resolve) => {
       const sub = nc.subscribe(`${prefix}.catalog.events.list.v1`, {
