@@ -1,7 +1,10 @@
 // Starts every app of the exchange against the local PostgreSQL, Redis and NATS: creates and migrates
 // each service's database, starts the services, then the gateway, and waits until all are healthy.
-// By default the apps keep running in the background (logs and pids in .run/); --foreground keeps them
-// attached to this terminal; --stop stops them.
+// The apps run under a supervisor that starts an app again when it exits (order-matching exits on
+// purpose when a journal write fails), as docker-compose's `restart: unless-stopped` does.
+// By default the supervisor and the apps keep running in the background (logs and pids in .run/);
+// --foreground keeps them attached to this terminal; --stop stops them; --supervise is the background
+// supervisor itself.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -48,92 +51,137 @@ const apps = [
   },
 ];
 
-const pidFile = (app) => path.join(runDir, `${app.name}.pid`);
-const logFile = (app) => path.join(runDir, `${app.name}.log`);
+const pidFile = (name) => path.join(runDir, `${name}.pid`);
+const logFile = (name) => path.join(runDir, `${name}.log`);
+const SUPERVISOR = 'supervisor';
+const kit = () => require(path.join(root, 'packages/service-kit/dist/index.js'));
 
-function stopAll() {
-  for (const app of [...apps].reverse()) {
-    if (!existsSync(pidFile(app))) continue;
-    const pid = Number(readFileSync(pidFile(app), 'utf8'));
-    try {
-      process.kill(pid, 'SIGTERM');
-      console.log(`stopped ${app.name} (pid ${pid})`);
-    } catch {
-      // Already gone.
-    }
-    rmSync(pidFile(app));
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const alive = (pid) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Stops the supervisor (which stops its apps) and any app an older runner left, and waits until they are gone. */
+async function stopAll() {
+  for (const name of [SUPERVISOR, ...apps.map((a) => a.name).reverse()]) {
+    if (!existsSync(pidFile(name))) continue;
+    const pid = Number(readFileSync(pidFile(name), 'utf8'));
+    rmSync(pidFile(name));
+    if (!alive(pid)) continue;
+    process.kill(pid, 'SIGTERM');
+    // The supervisor waits up to 15 s for each app; the ports must be free before the next start.
+    for (let i = 0; i < 600 && alive(pid); i++) await sleep(100);
+    console.log(`stopped ${name} (pid ${pid})`);
   }
 }
 
-async function waitHealthy(app, child, seconds = 90) {
+async function waitHealthy(app, seconds = 90) {
   for (let i = 0; i < seconds * 4; i++) {
-    if (child.exitCode !== null) throw new Error(`${app.name} exited with code ${child.exitCode}`);
     try {
       const response = await fetch(app.health);
       if (response.ok) return;
     } catch {
       // Not listening yet.
     }
-    await new Promise((r) => setTimeout(r, 250));
+    await sleep(250);
   }
   throw new Error(`${app.name} did not become healthy within ${seconds}s`);
 }
 
-function launch(app, foreground) {
+function supervisedApp(app, stdio) {
   const env = { ...process.env, ...shared, ...app.env };
   if (app.database) env.DATABASE_URL = `${server}/${app.database}`;
-  const cwd = path.join(root, 'apps', app.name);
-  if (foreground) {
-    const child = spawn(process.execPath, ['dist/main.js'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const prefix = (chunk) => process.stdout.write(chunk.toString().replace(/^(?=.)/gm, `[${app.name}] `));
-    child.stdout.on('data', prefix);
-    child.stderr.on('data', prefix);
-    return child;
+  return { name: app.name, command: process.execPath, args: ['dist/main.js'], cwd: path.join(root, 'apps', app.name), env, stdio };
+}
+
+/** Starts the apps in order under a supervisor, each once the one before is healthy. */
+async function superviseApps(foreground) {
+  const say = (line) => console.log(`${new Date().toISOString()} supervisor: ${line}`);
+  const supervisor = new (kit().Supervisor)({
+    onStart: (app, child) => {
+      if (foreground) {
+        const prefix = (chunk) => process.stdout.write(chunk.toString().replace(/^(?=.)/gm, `[${app.name}] `));
+        child.stdout.on('data', prefix);
+        child.stderr.on('data', prefix);
+      } else writeFileSync(pidFile(app.name), String(child.pid));
+    },
+    onEvent: (_app, line) => say(line),
+  });
+  for (const app of apps) {
+    const stdio = foreground ? ['ignore', 'pipe', 'pipe'] : ['ignore', openSync(logFile(app.name), 'a'), openSync(logFile(app.name), 'a')];
+    supervisor.start(supervisedApp(app, stdio));
+    try {
+      await waitHealthy(app);
+    } catch (error) {
+      await supervisor.stop();
+      if (!foreground) console.error(readFileSync(logFile(app.name), 'utf8').split('\n').slice(-30).join('\n'));
+      throw error;
+    }
+    say(`${app.name} is healthy`);
   }
-  const log = openSync(logFile(app), 'a');
-  const child = spawn(process.execPath, ['dist/main.js'], { cwd, env, stdio: ['ignore', log, log], detached: true });
-  writeFileSync(pidFile(app), String(child.pid));
+  const stop = () =>
+    void supervisor.stop().then(() => {
+      if (!foreground) for (const app of apps) rmSync(pidFile(app.name), { force: true });
+      process.exit(0);
+    });
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+async function migrateAll() {
+  for (const app of apps.filter((a) => a.database)) {
+    const url = `${server}/${app.database}`;
+    await kit().ensureDatabase(url);
+    await kit().migrateDatabase(path.join(root, 'apps', app.name), url);
+    console.log(`${app.name}: database ${app.database} migrated`);
+  }
+}
+
+/** Starts the supervisor in the background and waits for its word that every app is healthy. */
+async function startInBackground() {
+  const log = openSync(logFile(SUPERVISOR), 'a');
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--supervise'], { detached: true, stdio: ['ignore', log, log, 'ipc'] });
+  writeFileSync(pidFile(SUPERVISOR), String(child.pid));
+  const word = await new Promise((resolve) => {
+    child.once('message', resolve);
+    child.once('exit', () => resolve('exited'));
+  });
+  if (word !== 'ready') {
+    console.error(readFileSync(logFile(SUPERVISOR), 'utf8').split('\n').slice(-40).join('\n'));
+    throw new Error('the exchange did not start');
+  }
+  child.disconnect();
   child.unref();
-  return child;
 }
 
 async function main() {
   const args = process.argv.slice(2);
   mkdirSync(runDir, { recursive: true });
-  stopAll();
-  if (args.includes('--stop')) return;
-  const foreground = args.includes('--foreground');
-
-  const kit = require(path.join(root, 'packages/service-kit/dist/index.js'));
-  for (const app of apps.filter((a) => a.database)) {
-    const url = `${server}/${app.database}`;
-    await kit.ensureDatabase(url);
-    await kit.migrateDatabase(path.join(root, 'apps', app.name), url);
-    console.log(`${app.name}: database ${app.database} migrated`);
-  }
-
-  const children = [];
-  for (const app of apps) {
-    const child = launch(app, foreground);
-    children.push(child);
+  if (args.includes('--supervise')) {
     try {
-      await waitHealthy(app, child);
+      await superviseApps(false);
+      // The starting script disconnects once it has this.
+      process.send?.('ready');
     } catch (error) {
-      if (!foreground) console.error(readFileSync(logFile(app), 'utf8').split('\n').slice(-30).join('\n'));
-      for (const c of children) c.kill('SIGTERM');
-      throw error;
+      console.error(error instanceof Error ? error.message : error);
+      process.exit(1);
     }
-    console.log(`${app.name}: healthy`);
+    return;
   }
+  await stopAll();
+  if (args.includes('--stop')) return;
+  await migrateAll();
+  const foreground = args.includes('--foreground');
+  if (foreground) await superviseApps(true);
+  else await startInBackground();
   const port = apps.find((a) => a.name === 'gateway').env.PORT;
   console.log(`\nThe exchange is up: http://localhost:${port} (catalog :8081, CLOB :8082, data :8083).`);
-  if (foreground) {
-    const stop = () => children.forEach((c) => c.kill('SIGTERM'));
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  } else {
-    console.log(`Logs: .run/*.log. Stop with ./scripts/stop.sh`);
-  }
+  console.log(foreground ? 'Stop with Ctrl-C.' : `Logs: .run/*.log. Stop with ./scripts/stop.sh`);
 }
 
 main().catch((error) => {

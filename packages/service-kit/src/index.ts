@@ -14,3 +14,4 @@ export * from './retry/backoff';
 export * from './bootstrap/health.controller';
 export * from './bootstrap/bootstrap-service';
 export * from './jetstream/durable-feed';
+export * from './supervision/supervisor';

@@ -1,0 +1,132 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Supervisor, type SupervisedApp } from '../src/supervision/supervisor';
+
+/**
+ * Real child processes: a script that appends a line per start to a file, then exits with code 70
+ * after `CRASH_AFTER_MS` for its first `CRASHES` starts (counted in the file) and runs on after that,
+ * ending on SIGTERM unless told to ignore it.
+ */
+const CHILD = `
+const fs = require('node:fs');
+const file = process.env.STARTS_FILE;
+fs.appendFileSync(file, Date.now() + '\\n');
+const starts = fs.readFileSync(file, 'utf8').trim().split('\\n').length;
+if (process.env.IGNORE_TERM) process.on('SIGTERM', () => fs.appendFileSync(file + '.term', 'ignored\\n'));
+else process.on('SIGTERM', () => { fs.appendFileSync(file + '.term', 'ended\\n'); process.exit(0); });
+if (starts <= Number(process.env.CRASHES ?? 0)) setTimeout(() => process.exit(70), Number(process.env.CRASH_AFTER_MS ?? 0));
+setInterval(() => undefined, 1000);
+`;
+
+describe('Supervisor', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'supervisor-'));
+  const script = path.join(dir, 'child.js');
+  writeFileSync(script, CHILD);
+  let supervisor: Supervisor | undefined;
+
+  afterEach(async () => {
+    await supervisor?.stop();
+    supervisor = undefined;
+  });
+
+  const app = (name: string, env: Record<string, string>): SupervisedApp => ({
+    name,
+    command: process.execPath,
+    args: [script],
+    cwd: dir,
+    env: { ...process.env, STARTS_FILE: path.join(dir, `${name}.starts`), ...env },
+    stdio: 'ignore',
+  });
+  const starts = (name: string): number[] => {
+    try {
+      return readFileSync(path.join(dir, `${name}.starts`), 'utf8').trim().split('\n').map(Number);
+    } catch {
+      return [];
+    }
+  };
+  const until = async (check: () => boolean, timeoutMs = 10_000) => {
+    const deadline = Date.now() + timeoutMs;
+    while (!check()) {
+      if (Date.now() > deadline) throw new Error('timed out');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+
+  it('restarts an app that exits, with a pause that doubles while it keeps failing', async () => {
+    const events: string[] = [];
+    const pids: number[] = [];
+    supervisor = new Supervisor({
+      firstRestartMs: 200,
+      maxRestartMs: 800,
+      onStart: (_app, child) => pids.push(child.pid!),
+      onEvent: (_app, line) => events.push(line),
+    });
+    supervisor.start(app('crashy', { CRASHES: '3' }));
+    await until(() => starts('crashy').length === 4);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(starts('crashy')).toHaveLength(4);
+    expect(new Set(pids).size).toBe(4);
+    expect(supervisor.child('crashy')!.pid).toBe(pids[3]);
+    expect(events).toEqual([
+      expect.stringMatching(/^crashy exited with code 70 after \d+\.\d s; restarting in 200 ms$/),
+      expect.stringMatching(/restarting in 400 ms$/),
+      expect.stringMatching(/restarting in 800 ms$/),
+    ]);
+    const [a, b, c, d] = starts('crashy');
+    expect(b! - a!).toBeGreaterThanOrEqual(200);
+    expect(c! - b!).toBeGreaterThanOrEqual(400);
+    expect(d! - c!).toBeGreaterThanOrEqual(800);
+  });
+
+  it('restarts an app killed by a signal, and pauses from the start again after a stable run', async () => {
+    const events: string[] = [];
+    supervisor = new Supervisor({ firstRestartMs: 100, stableAfterMs: 300, onEvent: (_app, line) => events.push(line) });
+    supervisor.start(app('killed', { CRASHES: '1' }));
+    await until(() => starts('killed').length === 2);
+    await new Promise((r) => setTimeout(r, 400));
+    supervisor.child('killed')!.kill('SIGKILL');
+    await until(() => starts('killed').length === 3);
+    supervisor.child('killed')!.kill('SIGKILL');
+    await until(() => starts('killed').length === 4);
+    expect(events).toEqual([
+      expect.stringMatching(/^killed exited with code 70 .*restarting in 100 ms$/),
+      expect.stringMatching(/^killed was killed by SIGKILL .*restarting in 100 ms$/),
+      expect.stringMatching(/^killed was killed by SIGKILL .*restarting in 200 ms$/),
+    ]);
+  });
+
+  it('stops every app with SIGTERM and restarts none of them', async () => {
+    supervisor = new Supervisor({ firstRestartMs: 50 });
+    supervisor.start(app('one', {}));
+    supervisor.start(app('two', {}));
+    await until(() => starts('one').length === 1 && starts('two').length === 1);
+    await supervisor.stop();
+    expect(supervisor.child('one')!.exitCode).toBe(0);
+    expect(supervisor.child('two')!.exitCode).toBe(0);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(starts('one')).toHaveLength(1);
+    expect(readFileSync(path.join(dir, 'two.starts.term'), 'utf8')).toBe('ended\n');
+    expect(() => supervisor!.start(app('three', {}))).toThrow('stopping');
+  });
+
+  it('kills an app that ignores SIGTERM once the stop timeout has passed', async () => {
+    supervisor = new Supervisor({ stopTimeoutMs: 300 });
+    const child = supervisor.start(app('stubborn', { IGNORE_TERM: '1' }));
+    await until(() => starts('stubborn').length === 1);
+    const began = Date.now();
+    await supervisor.stop();
+    expect(Date.now() - began).toBeGreaterThanOrEqual(280);
+    expect(child.signalCode).toBe('SIGKILL');
+    expect(readFileSync(path.join(dir, 'stubborn.starts.term'), 'utf8')).toBe('ignored\n');
+  });
+
+  it('says once that a command cannot be started', async () => {
+    const events: string[] = [];
+    supervisor = new Supervisor({ firstRestartMs: 50, onEvent: (_app, line) => events.push(line) });
+    supervisor.start({ ...app('missing', {}), command: path.join(dir, 'no-such-binary') });
+    await until(() => events.length > 0);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(events).toEqual([expect.stringMatching(/^missing could not be started: spawn .*ENOENT$/)]);
+  });
+});
