@@ -84,5 +84,7 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
     expect(await maker.getOpenOrders()).toEqual([]);
     const balance = await taker.getBalanceAllowance({ asset_type: 'CONDITIONAL' as never, token_id: no });
     expect(balance.balance).toBe('10000000');
+    // What clients call before selling what a fill just bought: nothing to refresh here, the same answer.
+    expect(await taker.updateBalanceAllowance({ asset_type: 'CONDITIONAL' as never, token_id: no })).toEqual(balance);
   });
 });

@@ -165,4 +165,15 @@ describe('trading between two wallets through the gateway', () => {
     expect(await bob.request('POST', '/order', forged)).toMatchObject({ status: 400, body: { errorMsg: 'invalid signature' } });
     expect((await bob.request('GET', '/data/trades?next_cursor=%%%')).status).toBe(400);
   });
+
+  it('answers the balance refresh of upstream clients (GET /balance-allowance/update, PUT /balance-allowance) as the balance read', async () => {
+    for (const query of ['?asset_type=COLLATERAL', `?asset_type=CONDITIONAL&token_id=${yes}`]) {
+      const read = await bob.request('GET', `/balance-allowance${query}`);
+      expect(read.status).toBe(200);
+      expect(await bob.request('GET', `/balance-allowance/update${query}`)).toEqual(read);
+      expect(await bob.request('PUT', `/balance-allowance${query}`)).toEqual(read);
+    }
+    expect((await bob.request('GET', '/balance-allowance/update?asset_type=GOLD')).status).toBe(400);
+    expect((await fetch(`${stack.base}/balance-allowance/update?asset_type=COLLATERAL`)).status).toBe(401);
+  });
 });

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ApiCaller } from '../auth/api-caller';
 import { L2AuthGuard } from '../auth/l2-auth.guard';
@@ -65,6 +65,20 @@ export class OrdersController {
   @Get('balance-allowance')
   balance(@ApiCaller() caller: ApiCaller, @Query() query: QueryString) {
     return this.orders.forward('matching.balance.get.v1', { ...query, caller });
+  }
+
+  /**
+   * Upstream refreshes its cache of on-chain balances and allowances here (clients call it before a SELL
+   * right after a BUY fill); this ledger is never stale, so both spellings answer as GET /balance-allowance.
+   */
+  @Get('balance-allowance/update')
+  refreshBalance(@ApiCaller() caller: ApiCaller, @Query() query: QueryString) {
+    return this.balance(caller, query);
+  }
+
+  @Put('balance-allowance')
+  putBalance(@ApiCaller() caller: ApiCaller, @Query() query: QueryString) {
+    return this.balance(caller, query);
   }
 
   @Post('v1/heartbeats')
