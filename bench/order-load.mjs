@@ -2,7 +2,7 @@
 // durable group commit), against a running exchange (./scripts/start.sh first).
 //
 //   node order-load.mjs [--base http://127.0.0.1:8080] [--rate 2000] [--seconds 10] [--connections 64]
-//                       [--phases fixed,saturation] [--warmup 2] [--timeline yes]
+//                       [--phases fixed,saturation] [--warmup 2] [--timeline yes] [--traders 20]
 //
 // Two phases, each on fresh wallets and a fresh market, which it resolves at the end:
 //   1. fixed rate (open-loop.mjs): requests are sent on an even schedule of --rate per second whatever
@@ -18,9 +18,10 @@
 // rate the cores could serve at that CPU per order, after three figures of the machine itself
 // (machine-fingerprint.mjs).
 // Orders are pre-signed (EIP-712 V2 with native secp256k1) so that the generator spends its CPU on HTTP;
-// every request carries fresh L2 HMAC headers, computed as it leaves. Orders alternate between two
-// traders and rest or cross in about equal parts, so the engine matches, settles and journals real
-// trades. An order is accepted when it is answered 200 (a refused one is 400 or 503).
+// every request carries fresh L2 HMAC headers, computed as it leaves. Orders alternate between sellers
+// and buyers (--traders in all, half each, taking turns so that each API key stays far below its rate
+// limit of 2,400 orders per 10 s) and rest or cross in about equal parts, so the engine matches, settles
+// and journals real trades. An order is accepted when it is answered 200 (a refused one is 400, 429 or 503).
 import { randomBytes } from 'node:crypto';
 import { cpus } from 'node:os';
 import { closedLoop } from './closed-loop.mjs';
@@ -40,6 +41,7 @@ const CONNECTIONS = Number(args.connections ?? 64);
 const WARM_UP = Number(args.warmup ?? 2);
 const PHASES = (args.phases ?? 'fixed,saturation').split(',');
 const TIMELINE = args.timeline !== undefined;
+const PAIRS = Math.max(1, Math.floor(Number(args.traders ?? 20) / 2));
 const ADMIN = { authorization: `Bearer ${process.env.ADMIN_TOKEN ?? 'dev-admin-token-change-me'}`, 'content-type': 'application/json' };
 
 async function call(method, path, headers, body) {
@@ -59,22 +61,25 @@ async function setUp(count) {
   if (created.status !== 201) throw new Error(`create market: ${created.status} ${JSON.stringify(created.body)}`);
   const { conditionId, clobTokenIds } = created.body.markets[0];
   const yes = JSON.parse(clobTokenIds)[0];
-  const traders = [wallet(), wallet()];
+  // Sellers at even indexes, buyers at odd ones.
+  const traders = Array.from({ length: PAIRS * 2 }, () => wallet());
   const creds = await Promise.all(traders.map((t) => credentials(call, t)));
   for (const t of traders) await call('POST', '/admin/deposits', ADMIN, JSON.stringify({ address: t.address, amount: '100000000' }));
-  // Wait until order-matching knows the market, then give the seller shares.
-  for (;;) {
-    const body = JSON.stringify({ conditionId, amount: '50000000' });
-    const r = await call('POST', '/split', l2Headers(traders[0], creds[0], body, '/split'), body);
-    if (r.status === 200) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  // Wait until order-matching knows the market, then give the sellers shares.
+  for (let seller = 0; seller < traders.length; seller += 2) {
+    for (;;) {
+      const body = JSON.stringify({ conditionId, amount: '50000000' });
+      const r = await call('POST', '/split', l2Headers(traders[seller], creds[seller], body, '/split'), body);
+      if (r.status === 200) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
-  // Pre-sign: the seller asks 0.50-0.54, the buyer bids 0.46-0.52: about half of the bids cross.
+  // Pre-sign: the sellers ask 0.50-0.54, the buyers bid 0.46-0.52: about half of the bids cross.
   const orders = [];
   for (let i = 0; i < count; i++) {
     const seller = i % 2 === 0;
     const cents = seller ? 50 + (i % 5) : 46 + (i % 7);
-    const trader = seller ? 0 : 1;
+    const trader = (Math.floor(i / 2) % PAIRS) * 2 + (seller ? 0 : 1);
     const body = orderBody(traders[trader], creds[trader], yes, seller ? 'SELL' : 'BUY', 5_000_000, cents * 50_000);
     orders.push({ trader: traders[trader], creds: creds[trader], body });
   }

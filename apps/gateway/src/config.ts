@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { baseEnvSchema, parseEnv } from '@exchange/service-kit';
 import { authEnvShape } from './auth/auth-config';
+import { rateLimitEnvShape } from './rate-limits/rate-limit-config';
 import { tradingEnvShape } from './trading/trading-config';
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -18,6 +19,7 @@ export const gatewayEnvSchema = baseEnvSchema.extend({
   ACCESS_LOG: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   ...authEnvShape,
   ...tradingEnvShape,
+  ...rateLimitEnvShape,
 });
 export type GatewayEnv = z.output<typeof gatewayEnvSchema>;
 

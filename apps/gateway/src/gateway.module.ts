@@ -17,6 +17,7 @@ import { ClobMarketsController } from './market-data/clob-markets.controller';
 import { HotCache } from './market-data/hot-cache';
 import { HotMetadata } from './market-data/hot-metadata.service';
 import { RewardsAdminController } from './market-data/rewards-admin.controller';
+import type { RateLimiter } from './rate-limits/rate-limiter';
 import { SURFACE, type Surface } from './surfaces';
 import { ClockController } from './trading/clock.controller';
 import { MoneyAdminController } from './trading/money.controller';
@@ -55,6 +56,7 @@ export interface SharedResources {
   rpc: RpcClient;
   auth: AuthResources;
   hot: HotCache;
+  limiter: RateLimiter;
 }
 
 /** One HTTP application per surface; all of them share the process's connections. */
@@ -63,7 +65,7 @@ export class GatewayModule {
   static forSurface(surface: Surface, env: GatewayEnv, shared: SharedResources): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [AuthModule.forSurface(surface, shared.auth)],
+      imports: [AuthModule.forSurface(surface, shared.auth, shared.limiter)],
       controllers: controllersOf(surface),
       providers: [
         { provide: SURFACE, useValue: surface },

@@ -17,6 +17,7 @@ import { requestIdOf, setUpFastify } from './http/fastify-setup';
 import { HotCache } from './market-data/hot-cache';
 import { HotMetadata } from './market-data/hot-metadata.service';
 import type { Lane } from './http/lane';
+import { RateLimiter } from './rate-limits/rate-limiter';
 import { hotLane } from './market-data/hot-lane';
 import { orderLane } from './trading/order-lane';
 import { OrdersService } from './trading/orders.service';
@@ -52,10 +53,10 @@ async function startSurface(surface: Surface, port: number, env: GatewayEnv, sha
   const accessLog = (line: object) => {
     if (env.ACCESS_LOG) logger.log({ surface, ...line }, 'access');
   };
-  setUpFastify(fastify, accessLog);
+  setUpFastify(fastify, accessLog, shared.limiter);
   if (servesClob(surface)) {
-    const orders = orderLane(app.get(OrdersService), app.get(L2Authenticator), jsonBodyParser(fastify), env.BODY_LIMIT, accessLog);
-    lanes = [hotLane(app.get(HotMetadata), accessLog), orders];
+    const orders = orderLane(app.get(OrdersService), app.get(L2Authenticator), shared.limiter, jsonBodyParser(fastify), env.BODY_LIMIT, accessLog);
+    lanes = [hotLane(app.get(HotMetadata), shared.limiter, accessLog), orders];
     fastify.addHook('preClose', (done) => {
       lanes = [];
       done();
@@ -74,10 +75,12 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
   assertNativeKeccak();
   // No async stack traces: the client would build an Error per request (a tenth of the gateway's CPU).
   const nc: NatsConnection = await connect({ servers: env.NATS_URL, name: 'gateway', maxReconnectAttempts: -1, noAsyncTraces: true });
+  const auth = AuthResources.create(env, logger);
   const shared: SharedResources = {
     rpc: new RpcClient(nc, env.NATS_PREFIX, env.RPC_TIMEOUT_MS),
-    auth: AuthResources.create(env, logger),
+    auth,
     hot: HotCache.open(env.REDIS_URL, hotMetadataKeys.all(env.REDIS_KEY_PREFIX), (message) => logger.warn(message, 'HotCache')),
+    limiter: RateLimiter.fromEnv(env, auth.redis, { warn: (message: string) => logger.warn(message, 'RateLimiter') }),
   };
   const wanted: [Surface, number][] = [
     ['combined', env.PORT],

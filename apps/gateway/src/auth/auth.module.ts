@@ -1,4 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { RateLimiter } from '../rate-limits/rate-limiter';
 import type { Surface } from '../surfaces';
 import { ApiKeyRepository } from './api-key.repository';
 import { ApiKeysService } from './api-keys.service';
@@ -13,8 +14,16 @@ import { L2AuthGuard, L2Authenticator } from './l2-auth.guard';
  */
 @Module({})
 export class AuthModule {
-  static forSurface(surface: Surface, resources: AuthResources): DynamicModule {
-    const providers = [{ provide: AuthResources, useValue: resources }, ApiKeyRepository, ApiKeysService, L1AuthGuard, L2Authenticator, L2AuthGuard];
+  static forSurface(surface: Surface, resources: AuthResources, limiter: RateLimiter): DynamicModule {
+    const providers = [
+      { provide: AuthResources, useValue: resources },
+      { provide: RateLimiter, useValue: limiter },
+      ApiKeyRepository,
+      ApiKeysService,
+      L1AuthGuard,
+      L2Authenticator,
+      L2AuthGuard,
+    ];
     return {
       module: AuthModule,
       global: true,

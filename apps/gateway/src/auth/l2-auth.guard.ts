@@ -1,7 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Injectable, Logger, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { decodeL2Signature, l2SignatureBytes } from '@exchange/chain';
 import { ApiError } from '../http/api-error';
+import { pathOf } from '../http/path-of';
+import { RateLimiter } from '../rate-limits/rate-limiter';
 import type { ApiCaller, AuthenticatedRequest } from './api-caller';
 import type { ActiveApiKey } from './api-key-cache';
 import { ApiKeysService } from './api-keys.service';
@@ -87,16 +90,23 @@ export class L2Authenticator {
 }
 
 /**
- * Guards a route with L2 authentication: `@UseGuards(L2AuthGuard)`, then `@ApiCaller()` in the handler
- * gives `{ apiKey, address }` (lower-case address).
+ * Guards a route with L2 authentication and the rate limits of the caller's API key:
+ * `@UseGuards(L2AuthGuard)`, then `@ApiCaller()` in the handler gives `{ apiKey, address }` (lower-case
+ * address).
  */
 @Injectable()
 export class L2AuthGuard implements CanActivate {
-  constructor(private readonly authenticator: L2Authenticator) {}
+  constructor(
+    private readonly authenticator: L2Authenticator,
+    private readonly limiter: RateLimiter,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<SignedRequest & AuthenticatedRequest>();
-    request.apiCaller = await this.authenticator.authenticate(request);
+    const caller = await this.authenticator.authenticate(request);
+    const headers = await this.limiter.admitKey(caller.apiKey, request.method, pathOf(request.url));
+    void context.switchToHttp().getResponse<FastifyReply>().headers(headers);
+    request.apiCaller = caller;
     return true;
   }
 }

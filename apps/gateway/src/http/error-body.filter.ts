@@ -29,7 +29,13 @@ export function toFailure(exception: unknown): Failure {
   return fail('internal_error', 'internal error');
 }
 
-export function sendFailure(reply: FastifyReply, failure: Failure): void {
+/** Headers an error brings to its response (the rate limit's state on a 429). */
+export function headersOf(exception: unknown): Record<string, string> {
+  return exception instanceof ApiError ? exception.headers : {};
+}
+
+export function sendFailure(reply: FastifyReply, failure: Failure, headers: Record<string, string> = {}): void {
+  void reply.headers(headers);
   if (failure.body.retry_after_seconds !== undefined) reply.header('Retry-After', String(failure.body.retry_after_seconds));
   void reply.status(failure.status).send(failure.body);
 }
@@ -37,6 +43,6 @@ export function sendFailure(reply: FastifyReply, failure: Failure): void {
 @Catch()
 export class ErrorBodyFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
-    sendFailure(host.switchToHttp().getResponse<FastifyReply>(), toFailure(exception));
+    sendFailure(host.switchToHttp().getResponse<FastifyReply>(), toFailure(exception), headersOf(exception));
   }
 }

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { fail } from '@exchange/contracts';
 import { requestContext } from '@exchange/service-kit';
-import { sendFailure, toFailure } from './error-body.filter';
+import type { RateLimiter } from '../rate-limits/rate-limiter';
+import { headersOf, sendFailure, toFailure } from './error-body.filter';
+import { pathOf } from './path-of';
 import { UNSTORABLE_TEXT, urlHoldsNul } from './storable-text';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -14,14 +16,22 @@ export function requestIdOf(header: string | string[] | undefined): string {
 
 /**
  * Request id in an async context for the whole request (so that it reaches NATS headers and log
- * lines), echoed in the response, an access log line per request, a NUL in the URL refused before
- * routing, and the error body for errors raised by Fastify before a route handler runs.
+ * lines), echoed in the response, an access log line per request, a NUL in the URL refused and the
+ * rate limits of public routes applied before the handler, and the error body for errors raised by
+ * Fastify before a route handler runs.
  */
-export function setUpFastify(fastify: FastifyInstance, accessLog: (line: Record<string, unknown>) => void): void {
+export function setUpFastify(fastify: FastifyInstance, accessLog: (line: Record<string, unknown>) => void, limiter: RateLimiter): void {
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
     if (urlHoldsNul(request.url)) return sendFailure(reply, fail('invalid_request', UNSTORABLE_TEXT));
-    requestContext.run({ requestId: request.id }, done);
+    // Unknown paths have no route pattern: they count as a CLOB route by their path.
+    limiter.admitPublic(request.raw, request.method, request.routeOptions.url ?? pathOf(request.url)).then(
+      (headers) => {
+        void reply.headers(headers);
+        requestContext.run({ requestId: request.id }, done);
+      },
+      (error: unknown) => sendFailure(reply, toFailure(error), headersOf(error)),
+    );
   });
   fastify.addHook('onResponse', (request, reply, done) => {
     accessLog({
@@ -32,5 +42,5 @@ export function setUpFastify(fastify: FastifyInstance, accessLog: (line: Record<
     });
     done();
   });
-  fastify.setErrorHandler((error, _request, reply) => sendFailure(reply, toFailure(error)));
+  fastify.setErrorHandler((error, _request, reply) => sendFailure(reply, toFailure(error), headersOf(error)));
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { fail, type Failure } from '@exchange/contracts';
 import { requestContext } from '@exchange/service-kit';
-import { toFailure } from './error-body.filter';
+import { headersOf, toFailure } from './error-body.filter';
 import { requestIdOf } from './fastify-setup';
 
 /**
@@ -27,15 +27,11 @@ export interface LaneAnswer {
   status: number;
   body: unknown;
   retryAfterSeconds?: number;
+  /** Further response headers (the rate limit's state). */
+  headers?: Record<string, string>;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-
-/** The path of a request URL, without its query string. */
-export function pathOf(url: string): string {
-  const mark = url.indexOf('?');
-  return mark === -1 ? url : url.slice(0, mark);
-}
 
 /**
  * Serves a request a lane took as Fastify's routes are served: the caller's request id (or a new one)
@@ -55,10 +51,15 @@ export async function serveInLane(
     result = await requestContext.run({ requestId }, answer);
   } catch (error) {
     const failure: Failure = error instanceof URIError ? fail('invalid_request', 'malformed path') : toFailure(error);
-    result = { status: failure.status, body: failure.body, retryAfterSeconds: failure.body.retry_after_seconds };
+    result = { status: failure.status, body: failure.body, retryAfterSeconds: failure.body.retry_after_seconds, headers: headersOf(error) };
   }
   const body = typeof result.body === 'string' ? result.body : JSON.stringify(result.body);
-  const headers: Record<string, string | number> = { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body), 'x-request-id': requestId };
+  const headers: Record<string, string | number> = {
+    ...result.headers,
+    'content-type': JSON_TYPE,
+    'content-length': Buffer.byteLength(body),
+    'x-request-id': requestId,
+  };
   if (result.retryAfterSeconds !== undefined) headers['retry-after'] = String(result.retryAfterSeconds);
   response.writeHead(result.status, headers);
   response.end(request.method === 'HEAD' ? undefined : body);

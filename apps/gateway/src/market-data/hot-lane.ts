@@ -1,5 +1,8 @@
+import type { IncomingMessage } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
-import { pathOf, serveInLane, type AccessLog, type Lane } from '../http/lane';
+import { serveInLane, type AccessLog, type Lane } from '../http/lane';
+import { pathOf } from '../http/path-of';
+import type { RateLimiter } from '../rate-limits/rate-limiter';
 import type { HotMetadata } from './hot-metadata.service';
 
 type Answer = (input: Record<string, unknown>) => Promise<unknown>;
@@ -9,7 +12,7 @@ type Answer = (input: Record<string, unknown>) => Promise<unknown>;
  * process's Redis-invalidated copy (`HotCache`): `/book`, `/price`, `/midpoint` and the settings
  * clients read before signing, also as `/{route}/{token_id}`. Any other path goes on to Fastify.
  */
-export function hotLane(hot: HotMetadata, accessLog: AccessLog): Lane {
+export function hotLane(hot: HotMetadata, limiter: RateLimiter, accessLog: AccessLog): Lane {
   const byQuery = new Map<string, Answer>([
     ['/book', (q) => hot.quote('marketdata.book.v1', q)],
     ['/price', (q) => hot.quote('marketdata.price.v1', q)],
@@ -23,7 +26,11 @@ export function hotLane(hot: HotMetadata, accessLog: AccessLog): Lane {
     ['/neg-risk', (p) => hot.negRisk(p)],
     ['/fee-rate', (p) => hot.feeRate(p)],
   ]);
-  const ok = async (body: Promise<unknown>) => ({ status: 200, body: await body });
+  // Limited by client address first, as on Fastify's routes.
+  const ok = (request: IncomingMessage, path: string, answer: () => Promise<unknown>) => async () => {
+    const headers = await limiter.admitPublic(request, request.method!, path);
+    return { status: 200, body: await answer(), headers };
+  };
 
   return (request, response) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return false;
@@ -32,14 +39,14 @@ export function hotLane(hot: HotMetadata, accessLog: AccessLog): Lane {
     const query = byQuery.get(path);
     if (query) {
       const input = path === url ? {} : parseQuery(url.slice(path.length + 1));
-      void serveInLane(request, response, accessLog, () => ok(query(input)));
+      void serveInLane(request, response, accessLog, ok(request, path, () => query(input)));
       return true;
     }
     const slash = path.indexOf('/', 1);
     const param = slash === -1 ? undefined : byParam.get(path.slice(0, slash));
     const id = path.slice(slash + 1);
     if (!param || id === '' || id.includes('/')) return false;
-    void serveInLane(request, response, accessLog, () => ok(param({ token_id: decodeURIComponent(id) })));
+    void serveInLane(request, response, accessLog, ok(request, path, () => param({ token_id: decodeURIComponent(id) })));
     return true;
   };
 }

@@ -1,17 +1,20 @@
 import type { IncomingMessage } from 'node:http';
 import type { L2Authenticator } from '../auth/l2-auth.guard';
+import type { RateLimiter } from '../rate-limits/rate-limiter';
 import type { JsonBodyParser } from '../auth/raw-json-body';
-import { pathOf, serveInLane, type AccessLog, type Lane } from '../http/lane';
+import { serveInLane, type AccessLog, type Lane } from '../http/lane';
+import { pathOf } from '../http/path-of';
 import type { OrdersService } from './orders.service';
 
 /**
  * `POST /order` and `POST /orders`, the busiest writes, in front of Fastify: the same JSON parsing,
- * L2 authentication and order handling as the Nest routes of OrdersController, which still answer
+ * L2 authentication, rate limits and order handling as the Nest routes of OrdersController, which still answer
  * what this lane leaves to them (another content type, a chunked body, a body over the limit).
  */
 export function orderLane(
   orders: OrdersService,
   l2: L2Authenticator,
+  limiter: RateLimiter,
   parseJson: JsonBodyParser,
   bodyLimit: number,
   accessLog: AccessLog,
@@ -28,7 +31,9 @@ export function orderLane(
       // Parsed before authenticating, as on Fastify's routes: malformed JSON is a 400 for anyone.
       const body = await parseJson(rawBody);
       const caller = await l2.authenticate({ method: 'POST', url, headers: request.headers, rawBody });
-      return path === '/order' ? orders.placeOne(caller, body) : { status: 200, body: await orders.placeMany(caller, body) };
+      const headers = await limiter.admitKey(caller.apiKey, 'POST', path);
+      const answer = path === '/order' ? await orders.placeOne(caller, body) : { status: 200, body: await orders.placeMany(caller, body) };
+      return { ...answer, headers };
     });
     return true;
   };

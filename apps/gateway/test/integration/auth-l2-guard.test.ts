@@ -12,6 +12,7 @@ import { L2Authenticator, L2AuthGuard } from '../../src/auth/l2-auth.guard';
 import { keepRawJsonBody } from '../../src/auth/raw-json-body';
 import { ErrorBodyFilter } from '../../src/http/error-body.filter';
 import { setUpFastify } from '../../src/http/fastify-setup';
+import { RateLimiter } from '../../src/rate-limits/rate-limiter';
 import { l1Headers, l2Headers, L2_WINDOW_SECONDS, newWallet, startAuthGateway, type AuthGateway, type Credentials, type TestWallet } from '../support/auth-harness';
 
 const L2_REFUSED = { error: 'Unauthorized/Invalid api key', code: 'unauthorized' };
@@ -34,10 +35,10 @@ class EchoController {
 
 @Module({})
 class EchoModule {
-  static with(resources: AuthResources): DynamicModule {
+  static with(resources: AuthResources, limiter: RateLimiter): DynamicModule {
     return {
       module: EchoModule,
-      imports: [AuthModule.forSurface('data', resources)],
+      imports: [AuthModule.forSurface('data', resources, limiter)],
       controllers: [EchoController],
       providers: [{ provide: APP_FILTER, useClass: ErrorBodyFilter }],
     };
@@ -59,10 +60,11 @@ describe('L2 authentication guard', () => {
   beforeAll(async () => {
     gw = await startAuthGateway('gw_auth_l2');
     echoResources = AuthResources.create(gw.env, new JsonLogger('test', 'error'));
-    echo = await NestFactory.create<NestFastifyApplication>(EchoModule.with(echoResources), new FastifyAdapter(), { logger: false });
+    const limiter = RateLimiter.fromEnv(gw.env, echoResources.redis, { warn: () => undefined });
+    echo = await NestFactory.create<NestFastifyApplication>(EchoModule.with(echoResources, limiter), new FastifyAdapter(), { logger: false });
     await echo.init();
     keepRawJsonBody(echo.getHttpAdapter().getInstance());
-    setUpFastify(echo.getHttpAdapter().getInstance(), () => undefined);
+    setUpFastify(echo.getHttpAdapter().getInstance(), () => undefined, limiter);
     await echo.listen(0, '127.0.0.1');
     const address = echo.getHttpServer().address();
     echoBase = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

@@ -21,11 +21,11 @@ export interface AuthGateway {
   close(): Promise<void>;
 }
 
-/** A gateway in-process on real NATS, a fresh database and a Redis key prefix of its own. */
-export async function startAuthGateway(label: string): Promise<AuthGateway> {
+/** A gateway in-process on real NATS, a fresh database and a Redis key prefix of its own; `env` adds settings. */
+export async function startAuthGateway(label: string, env: Record<string, string> = {}): Promise<AuthGateway> {
   const databaseUrl = await createTestDatabase(path.join(__dirname, '../..'), label);
   const prefix = testPrefix(label.slice(0, 6));
-  const env = loadGatewayEnv({
+  const settings = loadGatewayEnv({
     PORT: '0',
     CATALOG_PORT: '0',
     CLOB_PORT: '0',
@@ -42,11 +42,12 @@ export async function startAuthGateway(label: string): Promise<AuthGateway> {
     AUTH_SECRET: randomBytes(32).toString('hex'),
     CREDENTIALS_KEY: randomBytes(32).toString('base64'),
     L2_MAX_SKEW_SECONDS: String(L2_WINDOW_SECONDS),
+    ...env,
   });
-  const gateway = await startGateway(env);
+  const gateway = await startGateway(settings);
   return {
     gateway,
-    env,
+    env: settings,
     base: `http://127.0.0.1:${gateway.ports.combined}`,
     clob: `http://127.0.0.1:${gateway.ports.clob}`,
     async close() {

@@ -1,0 +1,83 @@
+/** One token bucket: `limit` requests at once, refilled at `limit` per `windowSeconds`. */
+export interface Bucket {
+  name: string;
+  limit: number;
+  windowSeconds: number;
+}
+
+/** What limits a request: its buckets (all must admit it), and whether they count per API key. */
+export interface RouteLimits {
+  buckets: Bucket[];
+  /** True for L2 routes: counted per API key once authenticated; otherwise per client address. */
+  keyed: boolean;
+}
+
+const bucket = (name: string, limit: number, windowSeconds = 10): Bucket => ({ name, limit, windowSeconds });
+
+// SPEC.md, "Limits".
+const CATALOG = bucket('catalog', 4_000);
+const CLOB = bucket('clob', 5_000);
+const LISTINGS = bucket('listings', 900);
+
+/** Route patterns (as Fastify registers them) of the catalog surface's routes; everything else is CLOB. */
+const CATALOG_ROUTES = new Set(['/events', '/events/:id', '/events/slug/:slug', '/markets/:id', '/tags', '/public-search']);
+
+const ENDPOINTS = new Map<string, Bucket[]>([
+  ['GET /events', [bucket('events', 500), LISTINGS]],
+  ['GET /markets', [bucket('markets', 300), LISTINGS]],
+  ['GET /tags', [bucket('tags', 200)]],
+  ['GET /public-search', [bucket('public-search', 350)]],
+  ['GET /', [bucket('root', 50)]],
+  ['GET /book', [bucket('book', 200)]],
+  ['POST /books', [bucket('books', 80)]],
+  ['GET /price', [bucket('price', 200)]],
+  ['POST /prices', [bucket('prices', 80)]],
+  ['GET /midpoint', [bucket('midpoint', 200)]],
+  ['GET /prices-history', [bucket('prices-history', 100)]],
+  ['POST /batch-prices-history', [bucket('batch-prices-history', 80)]],
+  ['GET /data/trades', [bucket('data-trades', 150)]],
+  ['POST /order', [bucket('order-burst', 2_400), bucket('order-sustained', 24_000, 600)]],
+  ['DELETE /order', [bucket('cancel-burst', 2_400), bucket('cancel-sustained', 24_000, 600)]],
+]);
+
+/** The routes behind L2AuthGuard (a unit test holds this list to the controllers). */
+export const KEYED_ROUTES = new Set([
+  'POST /order',
+  'POST /orders',
+  'DELETE /order',
+  'DELETE /orders',
+  'DELETE /cancel-all',
+  'DELETE /cancel-market-orders',
+  'GET /data/order/:id',
+  'GET /data/orders',
+  'GET /data/trades',
+  'GET /balance-allowance',
+  'GET /balance-allowance/update',
+  'PUT /balance-allowance',
+  'POST /v1/heartbeats',
+  'POST /split',
+  'POST /merge',
+  'POST /redeem',
+  'GET /auth/api-keys',
+  'DELETE /auth/api-key',
+  'GET /auth/ban-status/closed-only',
+]);
+
+/**
+ * The limits of a request by method and route pattern (a path without a route is limited as a CLOB route,
+ * so that a flood of unknown paths is counted too), or null for the operator API, which has its bearer
+ * token instead.
+ */
+export function routeLimits(method: string, route: string): RouteLimits | null {
+  if (route.startsWith('/admin/')) return null;
+  const endpoint = `${method === 'HEAD' ? 'GET' : method} ${route}`;
+  return {
+    buckets: [CATALOG_ROUTES.has(route) ? CATALOG : CLOB, ...(ENDPOINTS.get(endpoint) ?? [])],
+    keyed: KEYED_ROUTES.has(endpoint),
+  };
+}
+
+/** A bucket with every limit multiplied by the operator's `RATE_LIMIT_SCALE` (at least 1 request). */
+export function scaled(bucket: Bucket, scale: number): Bucket {
+  return { ...bucket, limit: Math.max(1, Math.round(bucket.limit * scale)) };
+}

@@ -1,0 +1,105 @@
+import { l1Headers, l2Headers, newWallet, startAuthGateway, type AuthGateway, type Credentials, type TestWallet } from '../support/auth-harness';
+
+const REFUSED = { error: 'Too Many Requests', code: 'rate_limited', retry_after_seconds: 5 };
+
+/**
+ * The rate limits through a whole gateway on real Redis, PostgreSQL and NATS (no services behind it:
+ * reads answer 503 after being counted), with every limit at 1% (GET /tags 2, GET /book 2, POST /order
+ * burst 24 per 10 s) and one trusted proxy, so that X-Forwarded-For tells clients apart.
+ */
+describe('rate limits', () => {
+  let gw: AuthGateway;
+  const wallets: { wallet: TestWallet; creds: Credentials }[] = [];
+
+  beforeAll(async () => {
+    gw = await startAuthGateway('gw_rl', { RATE_LIMIT_SCALE: '0.01', TRUSTED_PROXY_HOPS: '1', ACCESS_LOG: 'false' });
+    for (const client of ['203.0.113.1', '203.0.113.2']) {
+      const wallet = newWallet();
+      const response = await fetch(`${gw.clob}/auth/api-key`, { method: 'POST', headers: { ...(await l1Headers(wallet)), 'x-forwarded-for': client } });
+      wallets.push({ wallet, creds: (await response.json()) as Credentials });
+    }
+  });
+  afterAll(() => gw.close());
+
+  const from = (client: string, path: string, init: RequestInit = {}) =>
+    fetch(gw.base + path, { ...init, headers: { ...(init.headers as Record<string, string>), 'x-forwarded-for': client } });
+  const limitHeaders = (response: Response) => [
+    response.headers.get('x-ratelimit-limit'),
+    response.headers.get('x-ratelimit-remaining'),
+    Number(response.headers.get('x-ratelimit-reset')) - Math.floor(Date.now() / 1_000),
+  ];
+
+  it('counts a public route per client address and refuses the excess with 429, Retry-After and the error body', async () => {
+    const first = await from('198.51.100.7', '/tags');
+    expect(first.status).toBe(503);
+    expect(limitHeaders(first)).toEqual(['2', '1', expect.any(Number)]);
+    expect(limitHeaders(first)[2]).toBeGreaterThanOrEqual(4);
+    expect(limitHeaders(first)[2]).toBeLessThanOrEqual(11);
+    expect((await from('198.51.100.7', '/tags')).headers.get('x-ratelimit-remaining')).toBe('0');
+    const refused = await from('198.51.100.7', '/tags', { headers: { 'x-request-id': 'limited-1' } });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    expect(refused.headers.get('x-request-id')).toBe('limited-1');
+    expect(limitHeaders(refused).slice(0, 2)).toEqual(['2', '0']);
+    expect(await refused.json()).toEqual(REFUSED);
+    // Another client, and another route of the same client, have their own buckets.
+    expect((await from('198.51.100.8', '/tags')).status).toBe(503);
+    expect((await from('198.51.100.7', '/public-search?q=x')).status).toBe(503);
+  });
+
+  it('limits the reads answered in front of Fastify the same way', async () => {
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await from('198.51.100.9', '/book?token_id=1')).status);
+    expect(statuses).toEqual([503, 503, 429]);
+    const refused = await from('198.51.100.9', '/book?token_id=1', { method: 'HEAD' });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    expect(refused.headers.get('x-ratelimit-limit')).toBe('2');
+  });
+
+  it('counts L2 routes per API key once authenticated, whatever address they come from', async () => {
+    const [a, b] = wallets as [(typeof wallets)[0], (typeof wallets)[0]];
+    const signedOrder = (who: typeof a, n: number, client: string) => {
+      const body = JSON.stringify({ n });
+      const headers = l2Headers(who.creds, who.wallet.address, { method: 'POST', path: '/order', body, timestamp: String(Date.now()) });
+      return from(client, '/order', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
+    };
+    const remaining = [];
+    for (let n = 0; n < 24; n++) {
+      const response = await signedOrder(a, n, n % 2 ? '192.0.2.1' : '192.0.2.2');
+      expect(response.status).toBe(400);
+      remaining.push(Number(response.headers.get('x-ratelimit-remaining')));
+    }
+    expect(remaining).toEqual(Array.from({ length: 24 }, (_, i) => 23 - i));
+    const refused = await signedOrder(a, 24, '192.0.2.3');
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({ error: 'Too Many Requests', code: 'rate_limited', retry_after_seconds: 1 });
+
+    // Requests that fail authentication spend nobody's limits, not even those of the key they name.
+    const forged = l2Headers(b.creds, b.wallet.address, { method: 'POST', path: '/order', body: '{"n":1}', timestamp: String(Date.now()) });
+    for (let i = 0; i < 30; i++) {
+      const response = await from('192.0.2.4', '/order', { method: 'POST', headers: { ...forged, POLY_SIGNATURE: `x${i}`, 'content-type': 'application/json' }, body: '{"n":1}' });
+      expect(response.status).toBe(401);
+    }
+    const other = await signedOrder(b, 0, '192.0.2.1');
+    expect(other.status).toBe(400);
+    expect(other.headers.get('x-ratelimit-remaining')).toBe('23');
+
+    // Routes behind the Nest guard count for the key too: GET /data/orders only in the CLOB bucket (50;
+    // 425: no engine behind this gateway).
+    const list = await from('192.0.2.5', '/data/orders', { headers: l2Headers(a.creds, a.wallet.address, { method: 'GET', path: '/data/orders' }) });
+    expect(list.status).toBe(425);
+    expect(list.headers.get('x-ratelimit-limit')).toBe('50');
+    // 50 less A's 24 orders and this request; a token comes back every 200 ms meanwhile.
+    expect(Number(list.headers.get('x-ratelimit-remaining'))).toBeGreaterThanOrEqual(25);
+    expect(Number(list.headers.get('x-ratelimit-remaining'))).toBeLessThan(35);
+  });
+
+  it('leaves the operator API to its bearer token', async () => {
+    for (let i = 0; i < 60; i++) {
+      const response = await from('198.51.100.10', '/admin/sites', { headers: { authorization: 'Bearer auth-test-admin-token' } });
+      expect(response.status).toBe(503);
+      expect(response.headers.get('x-ratelimit-limit')).toBeNull();
+    }
+  });
+});
