@@ -55,7 +55,7 @@ async function startSurface(surface: Surface, port: number, env: GatewayEnv, sha
   };
   setUpFastify(fastify, accessLog, shared.limiter);
   if (servesClob(surface)) {
-    const orders = orderLane(app.get(OrdersService), app.get(L2Authenticator), shared.limiter, jsonBodyParser(fastify), env.BODY_LIMIT, accessLog);
+    const orders = orderLane(app.get(OrdersService), app.get(L2Authenticator), jsonBodyParser(fastify), env.BODY_LIMIT, accessLog);
     lanes = [hotLane(app.get(HotMetadata), shared.limiter, accessLog), orders];
     fastify.addHook('preClose', (done) => {
       lanes = [];
@@ -80,7 +80,7 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
     rpc: new RpcClient(nc, env.NATS_PREFIX, env.RPC_TIMEOUT_MS),
     auth,
     hot: HotCache.open(env.REDIS_URL, hotMetadataKeys.all(env.REDIS_KEY_PREFIX), (message) => logger.warn(message, 'HotCache')),
-    limiter: RateLimiter.fromEnv(env, auth.redis, { warn: (message: string) => logger.warn(message, 'RateLimiter') }),
+    limiter: RateLimiter.fromEnv(env, auth.admissions, { warn: (message: string) => logger.warn(message, 'RateLimiter') }),
   };
   const wanted: [Surface, number][] = [
     ['combined', env.PORT],

@@ -6,7 +6,7 @@ import { PrismaClient } from '../generated/prisma/client';
 import { ApiKeyCache } from './api-key-cache';
 import { DEV_AUTH_SECRET, DEV_CREDENTIALS_KEY } from './auth-config';
 import { CredentialCipher } from './credential-cipher';
-import { ReplayStore } from './replay-store';
+import { AdmissionStore } from '../http/admission-store';
 
 /** The settings of authentication, read once from the gateway's environment. */
 export interface AuthSettings {
@@ -28,7 +28,7 @@ export class AuthResources {
     readonly settings: AuthSettings,
     readonly prisma: PrismaClient,
     readonly redis: Redis,
-    readonly replays: ReplayStore,
+    readonly admissions: AdmissionStore,
     readonly cipher: CredentialCipher,
   ) {}
 
@@ -54,9 +54,9 @@ export class AuthResources {
       serverSecret: Buffer.from(env.AUTH_SECRET, 'utf8'),
     };
     // A timestamp is fresh for at most 2 × the window, so a signature needs remembering that long.
-    const replays = new ReplayStore(redis, env.REDIS_KEY_PREFIX, env.L2_MAX_SKEW_SECONDS * 2);
+    const admissions = new AdmissionStore(redis, env.L2_MAX_SKEW_SECONDS * 2);
     const cipher = new CredentialCipher(Buffer.from(env.CREDENTIALS_KEY, 'base64'));
-    return new AuthResources(settings, prisma, redis, replays, cipher);
+    return new AuthResources(settings, prisma, redis, admissions, cipher);
   }
 
   async close(): Promise<void> {

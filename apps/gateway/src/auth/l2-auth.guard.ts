@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { decodeL2Signature, l2SignatureBytes } from '@exchange/chain';
 import { ApiError } from '../http/api-error';
 import { pathOf } from '../http/path-of';
-import { RateLimiter } from '../rate-limits/rate-limiter';
+import { RateLimiter, type ResponseHeaders } from '../rate-limits/rate-limiter';
 import type { ApiCaller, AuthenticatedRequest } from './api-caller';
 import type { ActiveApiKey } from './api-key-cache';
 import { ApiKeysService } from './api-keys.service';
@@ -23,6 +23,12 @@ export interface SignedRequest {
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** Who made a request, and the state of its key's rate limits for the response. */
+export interface Authenticated {
+  caller: ApiCaller;
+  headers: ResponseHeaders;
+}
+
 const refused = () => ApiError.of('unauthorized', 'Unauthorized/Invalid api key');
 
 function sameBytes(a: Buffer, b: Buffer): boolean {
@@ -33,7 +39,8 @@ function sameBytes(a: Buffer, b: Buffer): boolean {
  * L2: the request carries an API key of the address in `*_ADDRESS`, its passphrase, a fresh timestamp
  * and the HMAC of timestamp + method + path + body with the key's secret. A signed write is accepted
  * once (its signature is remembered in Redis for twice the window); a signed GET may be repeated within
- * the window, as the clients reuse headers across cursor pages. Every refusal is the same 401.
+ * the window, as the clients reuse headers across cursor pages. Every refusal is the same 401. The
+ * replay claim and the key's rate limits (`RateLimiter`) take one Redis round trip together.
  */
 @Injectable()
 export class L2Authenticator {
@@ -42,9 +49,10 @@ export class L2Authenticator {
   constructor(
     private readonly resources: AuthResources,
     private readonly keys: ApiKeysService,
+    private readonly limiter: RateLimiter,
   ) {}
 
-  async authenticate(request: SignedRequest, nowMs = Date.now()): Promise<ApiCaller> {
+  async authenticate(request: SignedRequest, nowMs = Date.now()): Promise<Authenticated> {
     const headers = request.headers;
     const address = authHeader(headers, 'address');
     const apiKey = authHeader(headers, 'api_key');
@@ -61,13 +69,13 @@ export class L2Authenticator {
     if (!sameBytes(Buffer.from(passphrase, 'utf8'), key.passphrase)) throw refused();
     if (address.toLowerCase() !== key.address) throw refused();
 
-    const query = request.url.indexOf('?');
-    const path = query === -1 ? request.url : request.url.slice(0, query);
+    const path = pathOf(request.url);
     const expected = l2SignatureBytes(key.hmacKey, timestamp, request.method, path, request.rawBody);
     if (!sameBytes(signature, expected)) throw refused();
 
-    if (WRITES.has(request.method) && !(await this.firstUse(key.apiKey, expected))) throw refused();
-    return { apiKey: key.apiKey, address: key.address };
+    const admitted = await this.admit(key.apiKey, request.method, path, WRITES.has(request.method) ? expected.toString('base64url') : undefined);
+    if (!admitted.firstUse) throw refused();
+    return { caller: { apiKey: key.apiKey, address: key.address }, headers: admitted.headers };
   }
 
   private async lookUp(apiKey: string): Promise<ActiveApiKey | null> {
@@ -79,10 +87,11 @@ export class L2Authenticator {
     }
   }
 
-  private async firstUse(apiKey: string, signature: Buffer): Promise<boolean> {
+  private async admit(apiKey: string, method: string, path: string, writeSignature?: string) {
     try {
-      return await this.resources.replays.firstUse(apiKey, signature.toString('base64url'));
-    } catch {
+      return await this.limiter.admitSigned(apiKey, method, path, writeSignature);
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
       // Without Redis a replay cannot be told apart: refuse writes rather than accept them unchecked.
       throw ApiError.of('service_unavailable', 'authentication is unavailable, retry shortly', 1);
     }
@@ -96,15 +105,11 @@ export class L2Authenticator {
  */
 @Injectable()
 export class L2AuthGuard implements CanActivate {
-  constructor(
-    private readonly authenticator: L2Authenticator,
-    private readonly limiter: RateLimiter,
-  ) {}
+  constructor(private readonly authenticator: L2Authenticator) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<SignedRequest & AuthenticatedRequest>();
-    const caller = await this.authenticator.authenticate(request);
-    const headers = await this.limiter.admitKey(caller.apiKey, request.method, pathOf(request.url));
+    const { caller, headers } = await this.authenticator.authenticate(request);
     void context.switchToHttp().getResponse<FastifyReply>().headers(headers);
     request.apiCaller = caller;
     return true;

@@ -1,13 +1,15 @@
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from '@nestjs/common';
-import type { Redis } from 'ioredis';
 import type { GatewayEnv } from '../config';
+import type { AdmissionStore, BucketCheck, BucketVerdict } from '../http/admission-store';
 import { ApiError } from '../http/api-error';
 import { clientAddress } from '../http/client-address';
-import { routeLimits, scaled, type RouteLimits } from './rate-limit-rules';
-import { TokenBuckets } from './token-buckets';
+import { routeLimits, scaled } from './rate-limit-rules';
 
 export type ResponseHeaders = Record<string, string>;
+
+/** A bound on the routes whose buckets are kept (the gateway has about seventy). */
+const MAX_CACHED_ROUTES = 512;
 
 export interface RateLimiterSettings {
   enabled: boolean;
@@ -19,65 +21,102 @@ export interface RateLimiterSettings {
 /**
  * The rate limits of SPEC.md at the edge (docs/gateway.md, "Rate limits"): public routes per client
  * address before anything else is done, L2 routes per API key once the key is authenticated (so that
- * nobody can spend another trader's limits by sending its key id). Every limited response carries
+ * nobody can spend another trader's limits by sending its key id), together with the replay claim of a
+ * signed write in the same Redis round trip (`AdmissionStore`). Every limited response carries
  * `X-RateLimit-Limit`, `-Remaining` and `-Reset` (unix seconds) of the request's most depleted bucket; a
  * refused request is a 429 `rate_limited` with `retry_after_seconds` and `Retry-After`. Without Redis
  * the limits are not applied (and said so once per distinct failure): reads stay up, and signed writes
- * are refused anyway by the replay check.
+ * are refused anyway, since their replay claim fails.
  */
 export class RateLimiter {
   private lastFailure = '';
+  private readonly routeBuckets = new Map<string, readonly BucketCheck[]>();
 
   constructor(
-    private readonly buckets: TokenBuckets,
+    private readonly store: AdmissionStore,
     private readonly settings: RateLimiterSettings,
     private readonly logger: Pick<Logger, 'warn'>,
   ) {}
 
-  /** The limiter of the gateway's settings, on its Redis connection. */
-  static fromEnv(env: GatewayEnv, redis: Redis, logger: Pick<Logger, 'warn'>): RateLimiter {
-    return new RateLimiter(
-      new TokenBuckets(redis),
-      { enabled: env.RATE_LIMITS === 'on', scale: env.RATE_LIMIT_SCALE, trustedProxyHops: env.TRUSTED_PROXY_HOPS, keyPrefix: env.REDIS_KEY_PREFIX },
-      logger,
-    );
+  static fromEnv(env: GatewayEnv, store: AdmissionStore, logger: Pick<Logger, 'warn'>): RateLimiter {
+    const settings = { enabled: env.RATE_LIMITS === 'on', scale: env.RATE_LIMIT_SCALE, trustedProxyHops: env.TRUSTED_PROXY_HOPS, keyPrefix: env.REDIS_KEY_PREFIX };
+    return new RateLimiter(store, settings, logger);
   }
 
-  /** The limits of a public request (none for an L2 route: those count after authentication). */
-  admitPublic(request: IncomingMessage, method: string, route: string): Promise<ResponseHeaders> {
-    const limits = routeLimits(method, route);
-    if (!limits || limits.keyed) return Promise.resolve({});
-    return this.admit(`ip:${clientAddress(request, this.settings.trustedProxyHops)}`, limits);
-  }
-
-  /** The limits of an authenticated L2 request, counted for its API key. */
-  admitKey(apiKey: string, method: string, path: string): Promise<ResponseHeaders> {
-    const limits = routeLimits(method, path);
-    return limits ? this.admit(`key:${apiKey}`, limits) : Promise.resolve({});
-  }
-
-  private async admit(identity: string, limits: RouteLimits): Promise<ResponseHeaders> {
-    if (!this.settings.enabled) return {};
-    const checks = limits.buckets.map((bucket) => {
-      const { limit, windowSeconds } = scaled(bucket, this.settings.scale);
-      return { key: `${this.settings.keyPrefix}:rl:${bucket.name}:${identity}`, limit, windowMs: windowSeconds * 1_000 };
-    });
-    let verdict;
+  /** The limits of a public request (none for an L2 route: those count once authenticated). */
+  async admitPublic(request: IncomingMessage, method: string, route: string): Promise<ResponseHeaders> {
+    const buckets = this.bucketsOf(method, route, false);
+    if (buckets.length === 0) return {};
+    const identity = `ip:${clientAddress(request, this.settings.trustedProxyHops)}`;
+    let answer;
     try {
-      verdict = await this.buckets.take(checks);
+      answer = await this.store.admit({ bucketsKey: this.hashKey(identity), buckets });
       this.lastFailure = '';
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      if (message !== this.lastFailure) this.logger.warn(`rate limits not applied: ${message}`);
-      this.lastFailure = message;
+      this.warnOnce(error);
       return {};
     }
-    const headers = {
-      'x-ratelimit-limit': String(verdict.limit),
-      'x-ratelimit-remaining': String(verdict.remaining),
-      'x-ratelimit-reset': String(Math.ceil(verdict.resetAtMs / 1_000)),
-    };
-    if (!verdict.admitted) throw ApiError.of('rate_limited', 'Too Many Requests', Math.max(1, Math.ceil(verdict.retryAfterMs / 1_000)), headers);
-    return headers;
+    return headersOf(answer.verdict!);
   }
+
+  /**
+   * An authenticated L2 request: the signature of a write claimed (`firstUse` false: a replay, nothing
+   * taken; remembered for twice the L2 window) and its key's limits taken. A failure of Redis is thrown
+   * when there is a signature to claim.
+   */
+  async admitSigned(apiKey: string, method: string, path: string, writeSignature?: string): Promise<{ firstUse: boolean; headers: ResponseHeaders }> {
+    const buckets = this.bucketsOf(method, path, true);
+    if (buckets.length === 0 && writeSignature === undefined) return { firstUse: true, headers: {} };
+    const claim = writeSignature === undefined ? undefined : `${this.settings.keyPrefix}:l2-seen:${apiKey}:${writeSignature}`;
+    let answer;
+    try {
+      answer = await this.store.admit({ claim, bucketsKey: this.hashKey(`key:${apiKey}`), buckets });
+      this.lastFailure = '';
+    } catch (error) {
+      if (claim !== undefined) throw error;
+      this.warnOnce(error);
+      return { firstUse: true, headers: {} };
+    }
+    return { firstUse: answer.firstUse, headers: answer.verdict ? headersOf(answer.verdict) : {} };
+  }
+
+  /** The buckets of a route, one array per route (the store sends each once per script run). */
+  private bucketsOf(method: string, route: string, signed: boolean): readonly BucketCheck[] {
+    const cacheKey = `${signed ? 'key' : 'ip'} ${method} ${route}`;
+    let buckets = this.routeBuckets.get(cacheKey);
+    if (buckets === undefined) {
+      const limits = routeLimits(method, route);
+      buckets =
+        !this.settings.enabled || !limits || (!signed && limits.keyed)
+          ? []
+          : limits.buckets.map((bucket) => {
+              const { limit, windowSeconds } = scaled(bucket, this.settings.scale);
+              return { field: bucket.name, limit, windowMs: windowSeconds * 1_000 };
+            });
+      // Paths that are not routes (unknown ones, ids in paths of L2 routes) are not kept.
+      if (this.routeBuckets.size < MAX_CACHED_ROUTES && !/\d/.test(route)) this.routeBuckets.set(cacheKey, buckets);
+    }
+    return buckets;
+  }
+
+  private hashKey(identity: string): string {
+    return `${this.settings.keyPrefix}:rl:${identity}`;
+  }
+
+  private warnOnce(error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    if (message !== this.lastFailure) this.logger.warn(`rate limits not applied: ${message}`);
+    this.lastFailure = message;
+  }
+}
+
+/** The headers of a verdict; throws the 429 (with them) when it refuses. */
+function headersOf(verdict: BucketVerdict): ResponseHeaders {
+  const headers = {
+    'x-ratelimit-limit': String(verdict.limit),
+    'x-ratelimit-remaining': String(verdict.remaining),
+    'x-ratelimit-reset': String(Math.ceil(verdict.resetAtMs / 1_000)),
+  };
+  if (!verdict.admitted) throw ApiError.of('rate_limited', 'Too Many Requests', Math.max(1, Math.ceil(verdict.retryAfterMs / 1_000)), headers);
+  return headers;
 }

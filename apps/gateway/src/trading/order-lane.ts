@@ -1,6 +1,5 @@
 import type { IncomingMessage } from 'node:http';
 import type { L2Authenticator } from '../auth/l2-auth.guard';
-import type { RateLimiter } from '../rate-limits/rate-limiter';
 import type { JsonBodyParser } from '../auth/raw-json-body';
 import { serveInLane, type AccessLog, type Lane } from '../http/lane';
 import { pathOf } from '../http/path-of';
@@ -14,7 +13,6 @@ import type { OrdersService } from './orders.service';
 export function orderLane(
   orders: OrdersService,
   l2: L2Authenticator,
-  limiter: RateLimiter,
   parseJson: JsonBodyParser,
   bodyLimit: number,
   accessLog: AccessLog,
@@ -30,8 +28,7 @@ export function orderLane(
       const rawBody = await readBody(request);
       // Parsed before authenticating, as on Fastify's routes: malformed JSON is a 400 for anyone.
       const body = await parseJson(rawBody);
-      const caller = await l2.authenticate({ method: 'POST', url, headers: request.headers, rawBody });
-      const headers = await limiter.admitKey(caller.apiKey, 'POST', path);
+      const { caller, headers } = await l2.authenticate({ method: 'POST', url, headers: request.headers, rawBody });
       const answer = path === '/order' ? await orders.placeOne(caller, body) : { status: 200, body: await orders.placeMany(caller, body) };
       return { ...answer, headers };
     });

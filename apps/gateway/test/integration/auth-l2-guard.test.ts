@@ -60,7 +60,7 @@ describe('L2 authentication guard', () => {
   beforeAll(async () => {
     gw = await startAuthGateway('gw_auth_l2');
     echoResources = AuthResources.create(gw.env, new JsonLogger('test', 'error'));
-    const limiter = RateLimiter.fromEnv(gw.env, echoResources.redis, { warn: () => undefined });
+    const limiter = RateLimiter.fromEnv(gw.env, echoResources.admissions, { warn: () => undefined });
     echo = await NestFactory.create<NestFastifyApplication>(EchoModule.with(echoResources, limiter), new FastifyAdapter(), { logger: false });
     await echo.init();
     keepRawJsonBody(echo.getHttpAdapter().getInstance());
@@ -236,15 +236,22 @@ describe('L2 authentication guard', () => {
 
   it('answers 503 rather than deciding when the database or Redis is unreachable', async () => {
     const authenticatorWith = (resources: AuthResources) =>
-      new L2Authenticator(resources, new ApiKeysService(resources, new ApiKeyRepository(resources)));
+      new L2Authenticator(
+        resources,
+        new ApiKeysService(resources, new ApiKeyRepository(resources)),
+        RateLimiter.fromEnv(gw.env, resources.admissions, { warn: () => undefined }),
+      );
     const request = (method: string) => ({ method, url: '/x', headers: lowerCased(l2Headers(creds, wallet.address, { method, path: '/x' })) });
     const logger = new JsonLogger('test', 'error');
 
     const noRedis = AuthResources.create({ ...gw.env, REDIS_URL: 'redis://127.0.0.1:1' }, logger);
     const noDatabase = AuthResources.create({ ...gw.env, DATABASE_URL: gw.env.DATABASE_URL.replace(/\/[^/]+$/, '/no_such_database') }, logger);
     try {
-      // The key is found in the database; reads need no Redis, writes do.
-      expect(await authenticatorWith(noRedis).authenticate(request('GET'))).toEqual({ apiKey: creds.apiKey, address: wallet.address.toLowerCase() });
+      // The key is found in the database; reads need no Redis (their rate limits are then not applied), writes do.
+      expect(await authenticatorWith(noRedis).authenticate(request('GET'))).toEqual({
+        caller: { apiKey: creds.apiKey, address: wallet.address.toLowerCase() },
+        headers: {},
+      });
       await expect(authenticatorWith(noRedis).authenticate(request('POST'))).rejects.toMatchObject({ failure: { status: 503, body: { code: 'service_unavailable' } } });
       await expect(authenticatorWith(noDatabase).authenticate(request('GET'))).rejects.toMatchObject({ failure: { status: 503, body: { code: 'service_unavailable' } } });
     } finally {

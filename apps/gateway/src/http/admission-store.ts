@@ -1,0 +1,180 @@
+import type { Redis } from 'ioredis';
+import { TurnBatch } from './turn-batch';
+
+/** One token bucket of a request: its field in the caller's hash, capacity and refill window. */
+export interface BucketCheck {
+  field: string;
+  limit: number;
+  windowMs: number;
+}
+
+/** What one request asks of Redis: a signature to claim (signed writes), token buckets to take from. */
+export interface Admission {
+  /** Key remembering a signed write's signature; absent for requests that may repeat. */
+  claim?: string;
+  /** The hash of the caller's buckets (one per client address or API key). */
+  bucketsKey: string;
+  /** The route's buckets: the same array for every request of a route, sent once per script run. */
+  buckets: readonly BucketCheck[];
+}
+
+/** The state of a request's most depleted bucket. */
+export interface BucketVerdict {
+  admitted: boolean;
+  limit: number;
+  remaining: number;
+  /** Unix ms at which that bucket is full again. */
+  resetAtMs: number;
+  /** When refused: how long until every bucket of the request holds a token again. */
+  retryAfterMs: number;
+}
+
+export interface AdmissionAnswer {
+  /** False when the claimed signature was seen before (nothing was taken from the buckets then). */
+  firstUse: boolean;
+  /** Null without buckets, or for a replay. */
+  verdict: BucketVerdict | null;
+}
+
+/**
+ * Per request, in order: the claim (`SET NX EX`), then, unless it was a replay, the buckets. A bucket is
+ * GCRA, a token bucket kept as one "theoretical arrival time" (TAT, ms, on Redis's clock so that gateway
+ * replicas agree) per field of the caller's hash: a bucket of `limit` per `window` admits a request when
+ * its TAT one interval (window / limit) later is at most a window ahead of now. A request is admitted
+ * only if every one of its buckets admits it, and then charged to all of them; a refused request is
+ * charged to none. The hash lives as long as its least full bucket. Two requests of one run on the same
+ * bucket see each other. ARGV: claim TTL s, the run's distinct bucket sets (count, then per set its size
+ * and (field, limit, window ms) per bucket), request count, then per request: claim flag and its set's
+ * number (0: none). Sending each route's set once per run rather than with every request keeps the
+ * command small (the arguments of every request cost the gateway CPU to encode). KEYS: per request its
+ * claim key if flagged, then its hash if it has buckets. Answers per request: first use, admitted,
+ * limit, remaining, reset ms, retry-after ms.
+ */
+const ADMIT_SCRIPT = `
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local claim_ttl = ARGV[1]
+local sets = {}
+local a = 3
+for s = 1, tonumber(ARGV[2]) do
+  local n = tonumber(ARGV[a])
+  local set = { fields = {}, limits = {}, windows = {}, intervals = {} }
+  for b = 1, n do
+    local at = a + 1 + (b - 1) * 3
+    set.fields[b], set.limits[b], set.windows[b] = ARGV[at], tonumber(ARGV[at + 1]), tonumber(ARGV[at + 2])
+    set.intervals[b] = set.windows[b] / set.limits[b]
+  end
+  sets[s] = set
+  a = a + 1 + n * 3
+end
+local count = tonumber(ARGV[a])
+a = a + 1
+local k = 1
+local answers = {}
+for c = 1, count do
+  local claimed, s = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
+  a = a + 2
+  local first = 1
+  if claimed == 1 then
+    first = redis.call('SET', KEYS[k], '1', 'NX', 'EX', claim_ttl) and 1 or 0
+    k = k + 1
+  end
+  local answer = { first, 0, 0, 0, 0, 0 }
+  if s > 0 then
+    local key = KEYS[k]
+    k = k + 1
+    if first == 1 then
+      local set = sets[s]
+      local fields, limits, windows, intervals, tats = set.fields, set.limits, set.windows, set.intervals, {}
+      local n = #fields
+      local stored = redis.call('HMGET', key, unpack(fields))
+      local admitted, wait = 1, 0
+      for b = 1, n do
+        local tat = tonumber(stored[b] or '0')
+        if tat < now then tat = now end
+        tats[b] = tat
+        -- Tolerances of a hundredth (of a ms, of a token): times near 1.8e12 ms carry float errors of ~1e-4.
+        local early = tat + intervals[b] - windows[b] - now
+        if early > 0.01 then
+          admitted = 0
+          if early > wait then wait = early end
+        end
+      end
+      local best_remaining, best_limit, best_reset = nil, 0, now
+      local writes, longest = {}, 0
+      for b = 1, n do
+        local tat = tats[b]
+        if admitted == 1 then
+          tat = tat + intervals[b]
+          writes[#writes + 1] = fields[b]
+          writes[#writes + 1] = string.format('%.17g', tat)
+          if tat - now > longest then longest = tat - now end
+        end
+        local remaining = math.max(0, math.floor((now + windows[b] - tat) / intervals[b] + 0.01))
+        if best_remaining == nil or remaining < best_remaining or (remaining == best_remaining and tat > best_reset) then
+          best_remaining, best_limit, best_reset = remaining, limits[b], tat
+        end
+      end
+      if admitted == 1 then
+        redis.call('HSET', key, unpack(writes))
+        longest = math.ceil(longest)
+        if redis.call('PTTL', key) < longest then redis.call('PEXPIRE', key, longest) end
+      end
+      answer = { first, admitted, best_limit, best_remaining, math.ceil(best_reset), math.ceil(wait) }
+    end
+  end
+  answers[c] = answer
+end
+return answers`;
+
+/** A bound on one script run's requests. */
+const MAX_BATCH = 128;
+
+type AdmittingRedis = Redis & { admitRequests(keyCount: number, ...args: (string | number)[]): Promise<number[][]> };
+
+/**
+ * What the gateway asks Redis of each request, in one script run per event-loop turn (`TurnBatch`):
+ * whether a signed write's signature is new (replay refusal, docs/auth.md) and whether the caller's rate
+ * limits admit it (docs/gateway.md, "Rate limits"); a signed write costs one round trip for both. All
+ * keys of a run must live on one Redis node: a single Redis, as configured here, not a cluster.
+ */
+export class AdmissionStore {
+  private readonly batch: TurnBatch<Admission, AdmissionAnswer>;
+
+  constructor(redis: Redis, claimTtlSeconds: number) {
+    redis.defineCommand('admitRequests', { lua: ADMIT_SCRIPT });
+    const admitting = redis as AdmittingRedis;
+    this.batch = new TurnBatch(async (admissions) => {
+      const keys: string[] = [];
+      const sets = new Map<readonly BucketCheck[], number>();
+      const perRequest: number[] = [];
+      for (const { claim, bucketsKey, buckets } of admissions) {
+        if (claim !== undefined) keys.push(claim);
+        let set = 0;
+        if (buckets.length > 0) {
+          keys.push(bucketsKey);
+          set = sets.get(buckets) ?? sets.set(buckets, sets.size + 1).size;
+        }
+        perRequest.push(claim === undefined ? 0 : 1, set);
+      }
+      const args: (string | number)[] = [claimTtlSeconds, sets.size];
+      for (const buckets of sets.keys()) {
+        args.push(buckets.length);
+        for (const bucket of buckets) args.push(bucket.field, bucket.limit, bucket.windowMs);
+      }
+      args.push(admissions.length, ...perRequest);
+      const answers = await admitting.admitRequests(keys.length, ...keys, ...args);
+      return answers.map(([first, admitted, limit, remaining, resetAtMs, retryAfterMs], i) => ({
+        firstUse: first === 1,
+        verdict:
+          first === 1 && admissions[i]!.buckets.length > 0
+            ? { admitted: admitted === 1, limit: limit!, remaining: remaining!, resetAtMs: resetAtMs!, retryAfterMs: retryAfterMs! }
+            : null,
+      }));
+    }, MAX_BATCH);
+  }
+
+  admit(admission: Admission): Promise<AdmissionAnswer> {
+    return this.batch.add(admission);
+  }
+}

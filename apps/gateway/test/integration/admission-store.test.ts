@@ -1,0 +1,120 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { AdmissionStore, type BucketCheck } from '../../src/http/admission-store';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const CLAIM_TTL = 60;
+
+/** Replay claims and rate-limit buckets on a real Redis, on its clock, a script run per turn. */
+describe('AdmissionStore', () => {
+  const prefix = `adm${randomBytes(4).toString('hex')}`;
+  let redis: Redis;
+  let store: AdmissionStore;
+  let runs: jest.SpyInstance;
+
+  beforeAll(() => {
+    redis = new Redis(REDIS_URL);
+    store = new AdmissionStore(redis, CLAIM_TTL);
+    // Counts the script runs; each still goes to Redis.
+    runs = jest.spyOn(redis as unknown as { admitRequests: () => Promise<number[][]> }, 'admitRequests');
+  });
+  afterEach(() => runs.mockClear());
+  afterAll(async () => {
+    const keys = await redis.keys(`${prefix}:*`);
+    if (keys.length > 0) await redis.del(...keys);
+    await redis.quit();
+  });
+
+  const claim = (name: string) => store.admit({ claim: `${prefix}:seen:${name}`, bucketsKey: `${prefix}:none`, buckets: [] });
+  const take = (who: string, ...buckets: BucketCheck[]) => store.admit({ bucketsKey: `${prefix}:rl:${who}`, buckets });
+  const bucket = (field: string, limit: number, windowMs: number): BucketCheck => ({ field, limit, windowMs });
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  describe('claims', () => {
+    it('accept each signature once, a repeat in the same turn or a later one refused, in one script run per turn', async () => {
+      const names = Array.from({ length: 40 }, (_, i) => `sig-${i}`);
+      const firstTurn = await Promise.all([...names, 'sig-3', 'sig-3'].map(claim));
+      expect(firstTurn.map((a) => a.firstUse)).toEqual([...names.map(() => true), false, false]);
+      expect(firstTurn.every((a) => a.verdict === null)).toBe(true);
+      expect(runs).toHaveBeenCalledTimes(1);
+      expect((await claim('sig-0')).firstUse).toBe(false);
+      const ttl = await redis.ttl(`${prefix}:seen:sig-7`);
+      expect(ttl).toBeGreaterThan(CLAIM_TTL - 5);
+      expect(ttl).toBeLessThanOrEqual(CLAIM_TTL);
+    });
+
+    it('split a very busy turn into runs of at most 128 requests, answering every one', async () => {
+      const answers = await Promise.all(Array.from({ length: 600 }, (_, i) => claim(`busy-${i}`)));
+      expect(answers.every((a) => a.firstUse)).toBe(true);
+      expect(runs).toHaveBeenCalledTimes(5);
+      expect((await claim('busy-599')).firstUse).toBe(false);
+    });
+
+    it('take nothing from the buckets of a replay', async () => {
+      const limited = { claim: `${prefix}:seen:replayed`, bucketsKey: `${prefix}:rl:replayer`, buckets: [bucket('b', 3, 10_000)] };
+      expect(await store.admit(limited)).toMatchObject({ firstUse: true, verdict: { admitted: true, remaining: 2 } });
+      expect(await store.admit(limited)).toEqual({ firstUse: false, verdict: null });
+      expect(await take('replayer', bucket('b', 3, 10_000))).toMatchObject({ verdict: { admitted: true, remaining: 1 } });
+    });
+  });
+
+  describe('buckets', () => {
+    it('admit a full bucket at once, then refuse until a token comes back', async () => {
+      const b = bucket('burst', 5, 1_000);
+      const set = [b];
+      const before = Date.now();
+      const verdicts = (await Promise.all(Array.from({ length: 7 }, () => store.admit({ bucketsKey: `${prefix}:rl:burster`, buckets: set })))).map((a) => a.verdict!);
+      expect(runs).toHaveBeenCalledTimes(1);
+      // One bucket set for the seven requests: key count, 7 keys, TTL, 1 set (size 1: field, limit, window), 7 requests of (flag, set).
+      expect(runs.mock.calls[0]).toHaveLength(1 + 7 + 2 + 4 + 1 + 14);
+      expect(verdicts.map((v) => v.admitted)).toEqual([true, true, true, true, true, false, false]);
+      expect(verdicts.map((v) => v.remaining)).toEqual([4, 3, 2, 1, 0, 0, 0]);
+      expect(verdicts.every((v) => v.limit === 5)).toBe(true);
+      // Full again a window after the burst; the next token in one interval (200 ms).
+      expect(verdicts[4]!.resetAtMs).toBeGreaterThanOrEqual(before + 1_000 - 50);
+      expect(verdicts[4]!.resetAtMs).toBeLessThanOrEqual(Date.now() + 1_000 + 50);
+      expect(verdicts[5]!.retryAfterMs).toBeGreaterThan(100);
+      expect(verdicts[5]!.retryAfterMs).toBeLessThanOrEqual(200);
+
+      await sleep(verdicts[5]!.retryAfterMs + 20);
+      expect((await take('burster', b)).verdict!.admitted).toBe(true);
+      expect((await take('burster', b)).verdict!.admitted).toBe(false);
+    });
+
+    it('charge a request to every bucket or to none, and report the most depleted one', async () => {
+      const wide = bucket('wide', 100, 10_000);
+      const narrow = bucket('narrow', 2, 10_000);
+      expect((await take('pair', wide, narrow)).verdict).toMatchObject({ admitted: true, limit: 2, remaining: 1 });
+      await take('pair', wide, narrow);
+      const refused = (await take('pair', wide, narrow)).verdict!;
+      expect(refused).toMatchObject({ admitted: false, limit: 2, remaining: 0 });
+      expect(refused.retryAfterMs).toBeGreaterThan(4_000);
+      // The refused request took nothing from the wide bucket: 98 left after two requests.
+      expect((await take('pair', wide)).verdict).toMatchObject({ admitted: true, limit: 100, remaining: 97 });
+    });
+
+    it('keep a caller hash as long as its least full bucket, and a stale bucket counts as full', async () => {
+      await take('keeper', bucket('long', 10, 5_000));
+      await take('keeper', bucket('short', 10, 1_000));
+      const ttl = await redis.pttl(`${prefix}:rl:keeper`);
+      expect(ttl).toBeGreaterThan(300);
+      expect(ttl).toBeLessThanOrEqual(500);
+      await sleep(150);
+      // The short bucket's tat is in the past: full again, though its field is still stored.
+      expect((await take('keeper', bucket('short', 10, 1_000))).verdict!.remaining).toBe(9);
+      expect(await redis.pttl(`${prefix}:rl:keeper`)).toBeGreaterThan(300);
+    });
+
+    it('fail every request of a run when Redis does', async () => {
+      // Nothing listens on port 1; without an offline queue the command fails without waiting for a connection.
+      const down = new Redis('redis://127.0.0.1:1', { lazyConnect: true, enableOfflineQueue: false });
+      const unreachable = new AdmissionStore(down, CLAIM_TTL);
+      const results = await Promise.allSettled([
+        unreachable.admit({ claim: 'x', bucketsKey: 'k', buckets: [] }),
+        unreachable.admit({ bucketsKey: 'k', buckets: [bucket('b', 1, 1_000)] }),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+      down.disconnect();
+    });
+  });
+});
