@@ -18,6 +18,8 @@ const bucket = (name: string, limit: number, windowSeconds = 10): Bucket => ({ n
 const CATALOG = bucket('catalog', 4_000);
 const CLOB = bucket('clob', 5_000);
 const LISTINGS = bucket('listings', 900);
+const ORDERS = [bucket('order-burst', 2_400), bucket('order-sustained', 24_000, 600)];
+const CANCELS = [bucket('cancel-burst', 2_400), bucket('cancel-sustained', 24_000, 600)];
 
 /** Route patterns (as Fastify registers them) of the catalog surface's routes; everything else is CLOB. */
 const CATALOG_ROUTES = new Set(['/events', '/events/:id', '/events/slug/:slug', '/markets/:id', '/tags', '/public-search']);
@@ -36,8 +38,14 @@ const ENDPOINTS = new Map<string, Bucket[]>([
   ['GET /prices-history', [bucket('prices-history', 100)]],
   ['POST /batch-prices-history', [bucket('batch-prices-history', 80)]],
   ['GET /data/trades', [bucket('data-trades', 150)]],
-  ['POST /order', [bucket('order-burst', 2_400), bucket('order-sustained', 24_000, 600)]],
-  ['DELETE /order', [bucket('cancel-burst', 2_400), bucket('cancel-sustained', 24_000, 600)]],
+  ['POST /order', ORDERS],
+  ['DELETE /order', CANCELS],
+  // Not in the table: the batch forms share the buckets of the single ones (a request each), or they
+  // would be a way around them.
+  ['POST /orders', ORDERS],
+  ['DELETE /orders', CANCELS],
+  ['DELETE /cancel-all', CANCELS],
+  ['DELETE /cancel-market-orders', CANCELS],
 ]);
 
 /** The routes behind L2AuthGuard (a unit test holds this list to the controllers). */

@@ -53,6 +53,10 @@ describe('rate limit rules', () => {
       { name: 'order-sustained', limit: 24_000, windowSeconds: 600 },
     ]);
     expect(routeLimits('DELETE', '/order')!.buckets.map((b) => b.name)).toEqual(['clob', 'cancel-burst', 'cancel-sustained']);
+    expect(routeLimits('POST', '/orders')!.buckets).toEqual(routeLimits('POST', '/order')!.buckets);
+    for (const route of ['/orders', '/cancel-all', '/cancel-market-orders']) {
+      expect(routeLimits('DELETE', route)!.buckets).toEqual(routeLimits('DELETE', '/order')!.buckets);
+    }
     expect(routeLimits('GET', '/events')!.buckets.map((b) => b.name)).toEqual(['catalog', 'events', 'listings']);
     expect(routeLimits('GET', '/markets')!.buckets.map((b) => b.name)).toEqual(['clob', 'markets', 'listings']);
     expect(routeLimits('HEAD', '/book')).toEqual(routeLimits('GET', '/book'));
