@@ -65,6 +65,15 @@ const alive = (pid) => {
     return false;
   }
 };
+/** Whether a recorded pid is still one of ours: after a reboot it may be any process (where /proc tells). */
+const ours = (pid) => {
+  try {
+    const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    return command.includes('start.mjs') || command.includes('dist/main.js');
+  } catch {
+    return !existsSync('/proc') && alive(pid);
+  }
+};
 
 /** Stops the supervisor (which stops its apps) and any app an older runner left, and waits until they are gone. */
 async function stopAll() {
@@ -72,7 +81,7 @@ async function stopAll() {
     if (!existsSync(pidFile(name))) continue;
     const pid = Number(readFileSync(pidFile(name), 'utf8'));
     rmSync(pidFile(name));
-    if (!alive(pid)) continue;
+    if (!ours(pid)) continue;
     process.kill(pid, 'SIGTERM');
     // The supervisor waits up to 15 s for each app; the ports must be free before the next start.
     for (let i = 0; i < 600 && alive(pid); i++) await sleep(100);
