@@ -8,7 +8,8 @@ class Rollback extends Error {
   }
 }
 
-function isUniqueViolation(error: unknown): boolean {
+/** Prisma's error for a unique key a concurrent writer took between a check and the write. */
+export function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'P2002';
 }
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { toChecksumAddress } from '@exchange/chain';
 import { fail, ok, type CreateSiteRequest, type Failure, type Reply, type Site } from '@exchange/contracts';
 import type { Site as SiteRow } from '../generated/prisma/client';
+import { isUniqueViolation } from '../prisma/transaction';
 import { SiteRepository } from './site.repository';
 
 export function presentSite(site: SiteRow): Site {
@@ -33,6 +34,12 @@ export class SitesService {
     if (await this.sites.findByCreator(request.creatorAddress)) {
       return fail('conflict', `creator ${request.creatorAddress} already has a site`);
     }
-    return ok(presentSite(await this.sites.create(request)));
+    try {
+      return ok(presentSite(await this.sites.create(request)));
+    } catch (error) {
+      // The same site created concurrently: both passed the checks above, one insert wins.
+      if (isUniqueViolation(error)) return fail('conflict', `site "${request.id}" or creator ${request.creatorAddress} exists`);
+      throw error;
+    }
   }
 }

@@ -1,4 +1,5 @@
 import type { CatalogEvent, MarketSnapshot } from '@exchange/contracts';
+import { toChecksumAddress } from '@exchange/chain';
 import { readStream } from '@exchange/testing';
 import { aMarket, anEvent, SITE_A, uniqueSlug } from '../support/builders';
 import { startCatalog, type CatalogUnderTest } from '../support/catalog-harness';
@@ -135,5 +136,14 @@ describe('operator writes (real PostgreSQL, NATS and JetStream)', () => {
     expect(await catalog.request('catalog.admin.sites.create.v1', SITE_A)).toMatchObject({ status: 409 });
     const sites = await catalog.data('catalog.admin.sites.list.v1', {});
     expect(sites).toEqual([{ ...SITE_A, createdAt: expect.any(String) }]);
+  });
+
+  it('creates one of the same site sent many times at once, and refuses the others with 409', async () => {
+    const site = { id: 'site-race', name: 'Race', creatorAddress: toChecksumAddress(`0x${'7e'.repeat(20)}`) };
+    const answers = await Promise.all(Array.from({ length: 12 }, () => catalog.request('catalog.admin.sites.create.v1', site)));
+    expect(answers.filter((a) => a.ok)).toHaveLength(1);
+    expect(answers.filter((a) => !a.ok && a.status === 409)).toHaveLength(11);
+    const sites = (await catalog.data('catalog.admin.sites.list.v1', {})) as { id: string }[];
+    expect(sites.filter((s) => s.id === 'site-race')).toHaveLength(1);
   });
 });
