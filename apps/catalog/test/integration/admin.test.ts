@@ -98,6 +98,24 @@ describe('operator writes (real PostgreSQL, NATS and JetStream)', () => {
     expect(twice).toMatchObject({ status: 400 });
   });
 
+  it('creates every one of several events sent at once that bring the same new tag and series', async () => {
+    const tag = uniqueSlug('shared-tag');
+    const series = { slug: uniqueSlug('shared-series'), title: 'Shared' };
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => catalog.request('catalog.admin.events.create.v1', { body: anEvent({ tags: [tag], series }) })),
+    );
+    expect(answers.map((a) => a.ok)).toEqual(Array.from({ length: 8 }, () => true));
+    const tags = await catalog.data('catalog.tags.list.v1', { limit: 500 });
+    expect(tags.filter((t) => t.slug === tag)).toHaveLength(1);
+    const events = await catalog.data('catalog.events.list.v1', { series_slug: series.slug, limit: '100' });
+    expect(events).toHaveLength(8);
+    // The same slug at once is still one event and conflicts.
+    const slug = uniqueSlug('one-slug');
+    const clashes = await Promise.all(Array.from({ length: 5 }, () => catalog.request('catalog.admin.events.create.v1', { body: anEvent({ slug }) })));
+    expect(clashes.filter((a) => a.ok)).toHaveLength(1);
+    expect(clashes.filter((a) => !a.ok && a.status === 409)).toHaveLength(4);
+  });
+
   it('closing an event closes its markets and publishes the change', async () => {
     const event: CatalogEvent = await catalog.data('catalog.admin.events.create.v1', { body: anEvent({ markets: [aMarket(), aMarket()] }) });
     const closed = await catalog.data('catalog.admin.events.patch.v1', { id: event.id, body: { closed: true } });
