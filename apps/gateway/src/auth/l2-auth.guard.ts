@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { Injectable, Logger, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { decodeL2Signature, l2SignatureBytes } from '@exchange/chain';
@@ -13,6 +14,8 @@ import { AuthResources } from './auth-resources';
 
 /** What the L2 check reads of a request. */
 export interface SignedRequest {
+  /** The HTTP request, for the client's address. */
+  raw: IncomingMessage;
   method: string;
   /** Path and query as received; the query string is not signed. */
   url: string;
@@ -52,7 +55,22 @@ export class L2Authenticator {
     private readonly limiter: RateLimiter,
   ) {}
 
+  /**
+   * The caller of a signed request. Failures count against the client's address (`RateLimiter`): an
+   * address with too many of them is refused with 429 before the HMAC and the key lookup.
+   */
   async authenticate(request: SignedRequest, nowMs = Date.now()): Promise<Authenticated> {
+    const client = this.limiter.clientOf(request.raw);
+    this.limiter.refuseFailingClient(client);
+    try {
+      return await this.verify(request, nowMs);
+    } catch (error) {
+      if (error instanceof ApiError && error.failure.status === 401) this.limiter.authFailed(client);
+      throw error;
+    }
+  }
+
+  private async verify(request: SignedRequest, nowMs: number): Promise<Authenticated> {
     const headers = request.headers;
     const address = authHeader(headers, 'address');
     const apiKey = authHeader(headers, 'api_key');

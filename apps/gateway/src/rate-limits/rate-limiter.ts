@@ -4,12 +4,17 @@ import type { GatewayEnv } from '../config';
 import type { AdmissionStore, BucketCheck, BucketVerdict } from '../http/admission-store';
 import { ApiError } from '../http/api-error';
 import { clientAddress } from '../http/client-address';
+import { FailedAuthGate } from './failed-auth-gate';
 import { routeLimits, scaled } from './rate-limit-rules';
 
 export type ResponseHeaders = Record<string, string>;
 
 /** A bound on the routes whose buckets are kept (the gateway has about seventy). */
 const MAX_CACHED_ROUTES = 512;
+
+/** Failed L2 authentications a client address may have at once, and then per second (`FailedAuthGate`), both times `RATE_LIMIT_SCALE`. */
+const AUTH_FAILURE_BURST = 100;
+const AUTH_FAILURES_PER_SECOND = 10;
 
 export interface RateLimiterSettings {
   enabled: boolean;
@@ -31,23 +36,42 @@ export interface RateLimiterSettings {
 export class RateLimiter {
   private lastFailure = '';
   private readonly routeBuckets = new Map<string, readonly BucketCheck[]>();
+  private readonly authFailures: FailedAuthGate;
 
   constructor(
     private readonly store: AdmissionStore,
     private readonly settings: RateLimiterSettings,
     private readonly logger: Pick<Logger, 'warn'>,
-  ) {}
+  ) {
+    this.authFailures = new FailedAuthGate(Math.max(1, Math.round(AUTH_FAILURE_BURST * settings.scale)), AUTH_FAILURES_PER_SECOND * settings.scale);
+  }
 
   static fromEnv(env: GatewayEnv, store: AdmissionStore, logger: Pick<Logger, 'warn'>): RateLimiter {
     const settings = { enabled: env.RATE_LIMITS === 'on', scale: env.RATE_LIMIT_SCALE, trustedProxyHops: env.TRUSTED_PROXY_HOPS, keyPrefix: env.REDIS_KEY_PREFIX };
     return new RateLimiter(store, settings, logger);
   }
 
+  /** The address a request is counted for (see `TRUSTED_PROXY_HOPS`). */
+  clientOf(request: IncomingMessage): string {
+    return clientAddress(request, this.settings.trustedProxyHops);
+  }
+
+  /** Refuses (429) an L2 request from an address that has used up its failed authentications. */
+  refuseFailingClient(client: string): void {
+    const seconds = this.settings.enabled ? this.authFailures.retryAfterSeconds(client) : 0;
+    if (seconds > 0) throw ApiError.of('rate_limited', 'Too Many Requests', seconds);
+  }
+
+  /** Counts a failed L2 authentication of the address. */
+  authFailed(client: string): void {
+    if (this.settings.enabled) this.authFailures.failed(client);
+  }
+
   /** The limits of a public request (none for an L2 route: those count once authenticated). */
   async admitPublic(request: IncomingMessage, method: string, route: string): Promise<ResponseHeaders> {
     const buckets = this.bucketsOf(method, route, false);
     if (buckets.length === 0) return {};
-    const identity = `ip:${clientAddress(request, this.settings.trustedProxyHops)}`;
+    const identity = `ip:${this.clientOf(request)}`;
     let answer;
     try {
       answer = await this.store.admit({ bucketsKey: this.hashKey(identity), buckets });

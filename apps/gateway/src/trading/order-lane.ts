@@ -28,7 +28,7 @@ export function orderLane(
       const rawBody = await readBody(request);
       // Parsed before authenticating, as on Fastify's routes: malformed JSON is a 400 for anyone.
       const body = await parseJson(rawBody);
-      const { caller, headers } = await l2.authenticate({ method: 'POST', url, headers: request.headers, rawBody });
+      const { caller, headers } = await l2.authenticate({ raw: request, method: 'POST', url, headers: request.headers, rawBody });
       const answer = path === '/order' ? await orders.placeOne(caller, body) : { status: 200, body: await orders.placeMany(caller, body) };
       return { ...answer, headers };
     });

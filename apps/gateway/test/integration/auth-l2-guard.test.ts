@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { Body, Controller, Module, Post, Put, UseGuards, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -241,7 +242,8 @@ describe('L2 authentication guard', () => {
         new ApiKeysService(resources, new ApiKeyRepository(resources)),
         RateLimiter.fromEnv(gw.env, resources.admissions, { warn: () => undefined }),
       );
-    const request = (method: string) => ({ method, url: '/x', headers: lowerCased(l2Headers(creds, wallet.address, { method, path: '/x' })) });
+    const raw = { socket: { remoteAddress: '127.0.0.1' }, headers: {} } as unknown as IncomingMessage;
+    const request = (method: string) => ({ raw, method, url: '/x', headers: lowerCased(l2Headers(creds, wallet.address, { method, path: '/x' })) });
     const logger = new JsonLogger('test', 'error');
 
     const noRedis = AuthResources.create({ ...gw.env, REDIS_URL: 'redis://127.0.0.1:1' }, logger);

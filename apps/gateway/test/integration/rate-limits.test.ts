@@ -78,7 +78,8 @@ describe('rate limits', () => {
     // Requests that fail authentication spend nobody's limits, not even those of the key they name.
     const forged = l2Headers(b.creds, b.wallet.address, { method: 'POST', path: '/order', body: '{"n":1}', timestamp: String(Date.now()) });
     for (let i = 0; i < 30; i++) {
-      const response = await from('192.0.2.4', '/order', { method: 'POST', headers: { ...forged, POLY_SIGNATURE: `x${i}`, 'content-type': 'application/json' }, body: '{"n":1}' });
+      // From addresses of their own: an address's failed authentications are limited too (below).
+      const response = await from(`192.0.2.${100 + i}`, '/order', { method: 'POST', headers: { ...forged, POLY_SIGNATURE: `x${i}`, 'content-type': 'application/json' }, body: '{"n":1}' });
       expect(response.status).toBe(401);
     }
     const other = await signedOrder(b, 0, '192.0.2.1');
@@ -93,6 +94,26 @@ describe('rate limits', () => {
     // 50 less A's 24 orders and this request; a token comes back every 200 ms meanwhile.
     expect(Number(list.headers.get('x-ratelimit-remaining'))).toBeGreaterThanOrEqual(25);
     expect(Number(list.headers.get('x-ratelimit-remaining'))).toBeLessThan(35);
+  });
+
+  it('refuses an address whose L2 requests keep failing authentication, before checking them', async () => {
+    const [a] = wallets as [(typeof wallets)[0]];
+    const forged = (client: string, path = '/data/orders') =>
+      from(client, path, { headers: { ...l2Headers(a.creds, a.wallet.address, { method: 'GET', path }), POLY_PASSPHRASE: 'wrong' } });
+    // 100 failures at once and then 10 a second, at 1%: one, then one every 10 s.
+    expect((await forged('198.51.100.66')).status).toBe(401);
+    const refused = await forged('198.51.100.66');
+    expect(refused.status).toBe(429);
+    const body = (await refused.json()) as { retry_after_seconds: number };
+    expect(body).toEqual({ error: 'Too Many Requests', code: 'rate_limited', retry_after_seconds: expect.any(Number) });
+    expect(body.retry_after_seconds).toBeGreaterThanOrEqual(9);
+    expect(body.retry_after_seconds).toBeLessThanOrEqual(10);
+    expect(refused.headers.get('retry-after')).toBe(String(body.retry_after_seconds));
+    // Even a correctly signed request from that address waits; other addresses do not.
+    const signed = (client: string) => from(client, '/data/orders', { headers: l2Headers(a.creds, a.wallet.address, { method: 'GET', path: '/data/orders' }) });
+    expect((await signed('198.51.100.66')).status).toBe(429);
+    expect((await signed('198.51.100.67')).status).toBe(425);
+    expect((await forged('198.51.100.67')).status).toBe(401);
   });
 
   it('leaves the operator API to its bearer token', async () => {

@@ -1,0 +1,35 @@
+import { LRUCache } from 'lru-cache';
+
+/**
+ * Requests that fail L2 authentication are not counted by the rate limits (those count per API key, once
+ * it is authenticated), yet each costs an HMAC, and one with a made-up key a database read. Per client
+ * address this lets `burst` failures through, then `perSecond`; past that, the address's L2 requests are
+ * refused with 429 before any of that work until it has a failure to spare again. In memory, per gateway
+ * process (a guard against floods, not one of SPEC.md's limits, and free for requests that pass).
+ */
+export class FailedAuthGate {
+  /** Per address, its GCRA "theoretical arrival time" in ms. */
+  private readonly tats: LRUCache<string, number>;
+  private readonly intervalMs: number;
+  private readonly windowMs: number;
+
+  constructor(burst: number, perSecond: number) {
+    this.intervalMs = 1_000 / perSecond;
+    this.windowMs = burst * this.intervalMs;
+    this.tats = new LRUCache<string, number>({ max: 100_000, ttl: this.windowMs });
+  }
+
+  /** Seconds until the address may fail again, 0 when it may now. */
+  retryAfterSeconds(address: string, nowMs = Date.now()): number {
+    const tat = this.tats.get(address);
+    if (tat === undefined) return 0;
+    const early = tat + this.intervalMs - this.windowMs - nowMs;
+    return early > 0 ? Math.ceil(early / 1_000) : 0;
+  }
+
+  /** Counts one failed authentication of the address. */
+  failed(address: string, nowMs = Date.now()): void {
+    const tat = Math.max(this.tats.get(address) ?? nowMs, nowMs) + this.intervalMs;
+    this.tats.set(address, tat, { ttl: Math.ceil(tat - nowMs) });
+  }
+}
