@@ -15,6 +15,8 @@
 // The targets take turns for --rounds rounds (after a 2 s warm-up each), so that a slow moment of the
 // shared machine does not fall on one of them only; the medians and the ratio of the stack's median
 // requests/s to the bare route's are printed for each route.
+// It reads from one address, far past GET /book's rate limit of 200 per 10 s: it measures the read
+// path with the limits off (`RATE_LIMITS=off ./scripts/start.sh`) and says so if they are on.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -118,6 +120,11 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 
 async function main() {
   console.log(`base ${BASE}, ${SECONDS}s per run, ${CONNECTIONS} connections, fixed rate ${RATE}/s, ${ROUNDS} rounds`);
+  const probe = await fetch(`${BASE}/time`);
+  if (probe.headers.has('x-ratelimit-limit')) {
+    console.error('the exchange applies rate limits: start it with RATE_LIMITS=off ./scripts/start.sh for this benchmark');
+    process.exit(1);
+  }
   const { yes, bookJson } = await setUp();
   console.log(`book of ${yes}: ${bookJson.length} bytes`);
   const bare = await startBare(bookJson);
