@@ -42,8 +42,9 @@ export interface AdmissionAnswer {
  * replicas agree) per field of the caller's hash: a bucket of `limit` per `window` admits a request when
  * its TAT one interval (window / limit) later is at most a window ahead of now. A request is admitted
  * only if every one of its buckets admits it, and then charged to all of them; a refused request is
- * charged to none. The hash lives as long as its least full bucket. Two requests of one run on the same
- * bucket see each other. ARGV: claim TTL s, the run's distinct bucket sets (count, then per set its size
+ * charged to none. The hash lives as long as its least full bucket and at most a minute longer (its
+ * expiry moves a minute at a time, so that most requests need no expiry command). Two requests of one
+ * run on the same bucket see each other. ARGV: claim TTL s, the run's distinct bucket sets (count, then per set its size
  * and (field, limit, window ms) per bucket), request count, then per request: claim flag and its set's
  * number (0: none). Sending each route's set once per run rather than with every request keeps the
  * command small (the arguments of every request cost the gateway CPU to encode). KEYS: per request its
@@ -58,12 +59,14 @@ local sets = {}
 local a = 3
 for s = 1, tonumber(ARGV[2]) do
   local n = tonumber(ARGV[a])
-  local set = { fields = {}, limits = {}, windows = {}, intervals = {} }
+  local set = { fields = {}, limits = {}, windows = {}, intervals = {}, read = {} }
   for b = 1, n do
     local at = a + 1 + (b - 1) * 3
     set.fields[b], set.limits[b], set.windows[b] = ARGV[at], tonumber(ARGV[at + 1]), tonumber(ARGV[at + 2])
     set.intervals[b] = set.windows[b] / set.limits[b]
+    set.read[b] = set.fields[b]
   end
+  set.read[n + 1] = '_exp'
   sets[s] = set
   a = a + 1 + n * 3
 end
@@ -87,7 +90,7 @@ for c = 1, count do
       local set = sets[s]
       local fields, limits, windows, intervals, tats = set.fields, set.limits, set.windows, set.intervals, {}
       local n = #fields
-      local stored = redis.call('HMGET', key, unpack(fields))
+      local stored = redis.call('HMGET', key, unpack(set.read))
       local admitted, wait = 1, 0
       for b = 1, n do
         local tat = tonumber(stored[b] or '0')
@@ -116,9 +119,18 @@ for c = 1, count do
         end
       end
       if admitted == 1 then
-        redis.call('HSET', key, unpack(writes))
-        longest = math.ceil(longest)
-        if redis.call('PTTL', key) < longest then redis.call('PEXPIRE', key, longest) end
+        -- The hash must outlive its least full bucket; its expiry, kept in the field _exp too, moves a
+        -- minute ahead when that is passed, so most requests need no expiry command at all.
+        local expires = tonumber(stored[n + 1] or '0')
+        if now + longest > expires then
+          expires = math.ceil(now + longest) + 60000
+          writes[#writes + 1] = '_exp'
+          writes[#writes + 1] = expires
+          redis.call('HSET', key, unpack(writes))
+          redis.call('PEXPIREAT', key, expires)
+        else
+          redis.call('HSET', key, unpack(writes))
+        end
       end
       answer = { first, admitted, best_limit, best_remaining, math.ceil(best_reset), math.ceil(wait) }
     end

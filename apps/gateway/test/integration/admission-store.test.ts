@@ -93,16 +93,22 @@ describe('AdmissionStore', () => {
       expect((await take('pair', wide)).verdict).toMatchObject({ admitted: true, limit: 100, remaining: 97 });
     });
 
-    it('keep a caller hash as long as its least full bucket, and a stale bucket counts as full', async () => {
+    it('keep a caller hash while a bucket is not full, moving its expiry a minute at a time; a stale bucket counts as full', async () => {
+      const key = `${prefix}:rl:keeper`;
       await take('keeper', bucket('long', 10, 5_000));
+      const expires = Number(await redis.hget(key, '_exp'));
+      const ttl = await redis.pttl(key);
+      expect(ttl).toBeGreaterThan(60_000);
+      expect(ttl).toBeLessThanOrEqual(60_500);
+      // Within that minute other requests leave the expiry where it is.
       await take('keeper', bucket('short', 10, 1_000));
-      const ttl = await redis.pttl(`${prefix}:rl:keeper`);
-      expect(ttl).toBeGreaterThan(300);
-      expect(ttl).toBeLessThanOrEqual(500);
       await sleep(150);
       // The short bucket's tat is in the past: full again, though its field is still stored.
       expect((await take('keeper', bucket('short', 10, 1_000))).verdict!.remaining).toBe(9);
-      expect(await redis.pttl(`${prefix}:rl:keeper`)).toBeGreaterThan(300);
+      expect(Number(await redis.hget(key, '_exp'))).toBe(expires);
+      // A bucket that will not be full within it moves it on.
+      await take('keeper', bucket('slow', 1, 120_000));
+      expect(await redis.pttl(key)).toBeGreaterThan(179_000);
     });
 
     it('fail every request of a run when Redis does', async () => {
