@@ -1,3 +1,7 @@
+import type { IncomingMessage } from 'node:http';
+import { Redis } from 'ioredis';
+import { AdmissionStore } from '../../src/http/admission-store';
+import { RateLimiter } from '../../src/rate-limits/rate-limiter';
 import { l1Headers, l2Headers, newWallet, startAuthGateway, type AuthGateway, type Credentials, type TestWallet } from '../support/auth-harness';
 
 const REFUSED = { error: 'Too Many Requests', code: 'rate_limited', retry_after_seconds: 5 };
@@ -122,5 +126,26 @@ describe('rate limits', () => {
       expect(response.status).toBe(503);
       expect(response.headers.get('x-ratelimit-limit')).toBeNull();
     }
+  });
+});
+
+describe('rate limits without Redis', () => {
+  it('are not applied to public or signed reads, said once, while signed writes fail', async () => {
+    // Nothing listens on port 1; without an offline queue every command fails at once.
+    const down = new Redis('redis://127.0.0.1:1', { lazyConnect: true, enableOfflineQueue: false });
+    const warnings: string[] = [];
+    const limiter = new RateLimiter(
+      new AdmissionStore(down, 60),
+      { enabled: true, scale: 1, trustedProxyHops: 0, keyPrefix: 'none' },
+      { warn: (message: string) => warnings.push(message) },
+    );
+    const raw = { socket: { remoteAddress: '203.0.113.9' }, headers: {} } as unknown as IncomingMessage;
+    expect(await limiter.admitPublic(raw, 'GET', '/book')).toEqual({});
+    expect(await limiter.admitPublic(raw, 'GET', '/tags')).toEqual({});
+    expect(await limiter.admitSigned('key-1', 'GET', '/data/trades')).toEqual({ firstUse: true, headers: {} });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^rate limits not applied: /);
+    await expect(limiter.admitSigned('key-1', 'POST', '/order', 'signature')).rejects.toThrow();
+    down.disconnect();
   });
 });
