@@ -80,7 +80,7 @@ export class RateLimiter {
       this.warnOnce(error);
       return {};
     }
-    return headersOf(answer.verdict!);
+    return verdictHeaders(answer.verdict!);
   }
 
   /**
@@ -101,7 +101,7 @@ export class RateLimiter {
       this.warnOnce(error);
       return { firstUse: true, headers: {} };
     }
-    return { firstUse: answer.firstUse, headers: answer.verdict ? headersOf(answer.verdict) : {} };
+    return { firstUse: answer.firstUse, headers: answer.verdict ? verdictHeaders(answer.verdict) : {} };
   }
 
   /** The buckets of a route, one array per route (the store sends each once per script run). */
@@ -135,7 +135,7 @@ export class RateLimiter {
 }
 
 /** The headers of a verdict; throws the 429 (with them) when it refuses. */
-function headersOf(verdict: BucketVerdict): ResponseHeaders {
+function verdictHeaders(verdict: BucketVerdict): ResponseHeaders {
   const headers = {
     'x-ratelimit-limit': String(verdict.limit),
     'x-ratelimit-remaining': String(verdict.remaining),
