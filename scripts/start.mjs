@@ -122,8 +122,9 @@ async function superviseApps(foreground) {
     onEvent: (_app, line) => say(line),
   });
   for (const app of apps) {
-    const stdio = foreground ? ['ignore', 'pipe', 'pipe'] : ['ignore', openSync(logFile(app.name), 'a'), openSync(logFile(app.name), 'a')];
-    supervisor.start(supervisedApp(app, stdio));
+    // One descriptor for both streams, kept for every restart of the app.
+    const log = foreground ? undefined : openSync(logFile(app.name), 'a');
+    supervisor.start(supervisedApp(app, foreground ? ['ignore', 'pipe', 'pipe'] : ['ignore', log, log]));
     try {
       await waitHealthy(app);
     } catch (error) {
