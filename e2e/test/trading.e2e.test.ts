@@ -152,6 +152,26 @@ describe('trading between two wallets through the gateway', () => {
     await expectBalanced();
   });
 
+  it('applies a deposit or withdrawal sent again under its reference once', async () => {
+    const carol = new Trader(stack.base);
+    const deposit = { address: carol.address, amount: '20', reference: 'wire-2026-11-26-0001' };
+    const first = await stack.admin('POST', '/admin/deposits', deposit);
+    expect(await json(first)).toMatchObject({ reference: deposit.reference, replayed: false, collateral: { available: '20', reserved: '0' } });
+    const again = await stack.admin('POST', '/admin/deposits', deposit);
+    expect(again.status).toBe(200);
+    expect(await json(again)).toMatchObject({ reference: deposit.reference, replayed: true, collateral: { available: '20' } });
+    const other = await stack.admin('POST', '/admin/deposits', { ...deposit, amount: '21' });
+    expect(other.status).toBe(409);
+    expect(await json(other)).toEqual({ error: `reference ${deposit.reference} already names a deposit of 20 to ${carol.address.toLowerCase()}`, code: 'conflict' });
+    const withdrawal = { address: carol.address, amount: '20', reference: deposit.reference };
+    expect(await json(await stack.admin('POST', '/admin/withdrawals', withdrawal))).toMatchObject({ replayed: false, collateral: { available: '0' } });
+    expect(await json(await stack.admin('POST', '/admin/withdrawals', withdrawal))).toMatchObject({ replayed: true, collateral: { available: '0' } });
+    const spaced = await stack.admin('POST', '/admin/deposits', { ...deposit, reference: 'two words' });
+    expect(spaced.status).toBe(400);
+    expect(await json(spaced)).toMatchObject({ code: 'invalid_request', error: expect.stringContaining('reference') });
+    await expectBalanced();
+  });
+
   it('refuses unsigned, stale and malformed requests with 401 or 400 and the error body', async () => {
     const anonymous = await fetch(`${stack.base}/order`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(anonymous.status).toBe(401);

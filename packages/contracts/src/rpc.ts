@@ -47,7 +47,7 @@ import {
   splitMergeRequest,
 } from './trading/requests';
 import { bookSnapshotsRequest, tradeHistoryRequest, type BookSnapshotsPage, type TradeHistoryPage } from './trading/read-model-sources';
-import type { AccountBalances, BalanceAllowance, CancelResult, OpenOrder, OrderResult, Page, Trade } from './trading/resources';
+import type { AccountBalances, BalanceAllowance, CancelResult, MoneyMoveResult, OpenOrder, OrderResult, Page, Trade } from './trading/resources';
 import type {
   CatalogEvent,
   CatalogEventListItem,
@@ -124,8 +124,8 @@ export const rpcContract = {
   'matching.split.v1': { request: splitMergeRequest, response: {} as AccountBalances },
   'matching.merge.v1': { request: splitMergeRequest, response: {} as AccountBalances },
   'matching.redeem.v1': { request: redeemRequest, response: {} as AccountBalances },
-  'matching.admin.deposit.v1': { request: moneyMoveRequest, response: {} as AccountBalances },
-  'matching.admin.withdraw.v1': { request: moneyMoveRequest, response: {} as AccountBalances },
+  'matching.admin.deposit.v1': { request: moneyMoveRequest, response: {} as MoneyMoveResult },
+  'matching.admin.withdraw.v1': { request: moneyMoveRequest, response: {} as MoneyMoveResult },
   'matching.admin.resolve.v1': { request: resolveRequest, response: {} as { conditionId: string; winningOutcome: number; canceled: number } },
   'matching.admin.post-only.v1': { request: postOnlyModeRequest, response: {} as { enabled: boolean; until: string | null } },
   'matching.admin.audit.v1': { request: empty, response: {} as LedgerAudit },

@@ -12,6 +12,8 @@ export interface MoneyMove {
   amount: number;
   /** For redemptions: the collateral paid out. */
   payout: number;
+  /** The operator's reference of a deposit or withdrawal, when it gave one. */
+  reference?: string;
 }
 
 /** Everything one batch of commands changed, for one transaction. */

@@ -2,6 +2,7 @@ import { Effects } from './effects';
 import { EndedOrderIds } from './ended-order-ids';
 import { ExpiryQueue } from './expiry-queue';
 import { Ledger } from './ledger';
+import { MoneyReferences } from './money-references';
 import type { MarketState, OrderState } from './model';
 import { OrderIndex } from './order-index';
 
@@ -39,6 +40,7 @@ export class EngineState {
   private restingWithExpiry = 0;
   readonly ledger = new Ledger();
   readonly totals = { deposits: 0, withdrawals: 0 };
+  readonly moneyReferences = new MoneyReferences();
   /** Per market, the sequence number of its last book event. */
   readonly bookSeq = new Map<string, number>();
   nextSeq = 1;

@@ -1,4 +1,4 @@
-import { fail, ok, type Failure, type MarketStateEvent, type Reply } from '@exchange/contracts';
+import { fail, formatUnits, ok, type Failure, type MarketStateEvent, type Reply } from '@exchange/contracts';
 import { cancelOrder } from './cancel-orders';
 import type { EngineState } from './engine-state';
 import { COLLATERAL } from './ledger';
@@ -9,18 +9,50 @@ import type { MarketState } from './model';
  * YES + NO pair), merge (a pair back into collateral), resolution and redemption (docs/ledger.md).
  */
 
-export function deposit(state: EngineState, address: string, amount: number): Reply<true> {
-  state.ledger.credit(address, COLLATERAL, amount);
-  state.totals.deposits += amount;
-  state.effects.moves.push({ kind: 'deposit', address, conditionId: '', amount, payout: 0 });
-  return ok(true);
+/** A deposit or withdrawal as the operator asked for it; `address` in lower case. */
+export interface ExternalMove {
+  address: string;
+  amount: number;
+  reference?: string;
 }
 
-export function withdraw(state: EngineState, address: string, amount: number): Reply<true> {
-  if (!state.ledger.debit(address, COLLATERAL, amount)) return fail('insufficient_balance', 'not enough available collateral');
-  state.totals.withdrawals += amount;
-  state.effects.moves.push({ kind: 'withdrawal', address, conditionId: '', amount, payout: 0 });
-  return ok(true);
+/** Whether the move was applied now or, under the same reference, before. */
+export interface ExternalMoveOutcome {
+  replayed: boolean;
+}
+
+export function deposit(state: EngineState, move: ExternalMove): Reply<ExternalMoveOutcome> {
+  const earlier = earlierMove(state, 'deposit', move);
+  if (earlier) return earlier;
+  state.ledger.credit(move.address, COLLATERAL, move.amount);
+  state.totals.deposits += move.amount;
+  record(state, 'deposit', move);
+  return ok({ replayed: false });
+}
+
+export function withdraw(state: EngineState, move: ExternalMove): Reply<ExternalMoveOutcome> {
+  const earlier = earlierMove(state, 'withdrawal', move);
+  if (earlier) return earlier;
+  // A refused withdrawal records nothing, so its reference stays free for a later attempt.
+  if (!state.ledger.debit(move.address, COLLATERAL, move.amount)) return fail('insufficient_balance', 'not enough available collateral');
+  state.totals.withdrawals += move.amount;
+  record(state, 'withdrawal', move);
+  return ok({ replayed: false });
+}
+
+/** The answer to a move whose reference was applied before: the same move again, or a conflict. */
+function earlierMove(state: EngineState, kind: 'deposit' | 'withdrawal', move: ExternalMove): Reply<ExternalMoveOutcome> | undefined {
+  if (move.reference === undefined) return undefined;
+  const first = state.moneyReferences.get(kind, move.reference);
+  if (!first) return undefined;
+  if (first.address === move.address && first.amount === move.amount) return ok({ replayed: true });
+  const party = kind === 'deposit' ? 'to' : 'from';
+  return fail('conflict', `reference ${move.reference} already names a ${kind} of ${formatUnits(first.amount)} ${party} ${first.address}`);
+}
+
+function record(state: EngineState, kind: 'deposit' | 'withdrawal', move: ExternalMove): void {
+  if (move.reference !== undefined) state.moneyReferences.add(kind, move.reference, { address: move.address, amount: move.amount });
+  state.effects.moves.push({ kind, address: move.address, conditionId: '', amount: move.amount, payout: 0, reference: move.reference });
 }
 
 function openMarket(state: EngineState, conditionId: string): MarketState | Failure {

@@ -29,7 +29,7 @@ WITH
       $20::text[], $21::bigint[], $22::jsonb[])),
   ou AS (
     UPDATE orders SET matched = u.matched, status = u.status, reserved = u.reserved, trade_ids = u.trade_ids, updated_at = now()
-    FROM UNNEST($63::bigint[], $64::bigint[], $65::text[], $66::bigint[], $67::jsonb[]) AS u(seq, matched, status, reserved, trade_ids)
+    FROM UNNEST($64::bigint[], $65::bigint[], $66::text[], $67::bigint[], $68::jsonb[]) AS u(seq, matched, status, reserved, trade_ids)
     WHERE orders.seq = u.seq),
   t AS (
     INSERT INTO trades (id, batch_id, condition_id, taker_order_id, taker, taker_owner, token_id, outcome, side, shares,
@@ -46,11 +46,11 @@ WITH
     SELECT * FROM UNNEST($48::text[], $49::text[], $50::bigint[], $51::bigint[])
     ON CONFLICT (address, asset) DO UPDATE SET available = EXCLUDED.available, reserved = EXCLUDED.reserved),
   mm AS (
-    INSERT INTO money_moves (batch_id, kind, address, condition_id, amount, payout)
-    SELECT $1, * FROM UNNEST($52::text[], $53::text[], $54::text[], $55::bigint[], $56::bigint[])),
+    INSERT INTO money_moves (batch_id, kind, address, condition_id, amount, payout, reference)
+    SELECT $1, * FROM UNNEST($52::text[], $53::text[], $54::text[], $55::bigint[], $56::bigint[], $57::text[])),
   ob AS (
     INSERT INTO outbox (subject, payload)
-    SELECT $57, m.p FROM string_to_table($58::text, chr(30)) WITH ORDINALITY AS m(p, n) ORDER BY m.n
+    SELECT $58, m.p FROM string_to_table($59::text, chr(30)) WITH ORDINALITY AS m(p, n) ORDER BY m.n
     RETURNING id),
   mk AS (
     UPDATE markets m SET
@@ -58,11 +58,11 @@ WITH
       winning_outcome = COALESCE(u.winner, m.winning_outcome),
       accepting_orders = COALESCE(u.accepting, m.accepting_orders),
       updated_at = now()
-    FROM UNNEST($59::text[], $60::bigint[], $61::int[], $62::bool[]) AS u(condition_id, book_seq, winner, accepting)
+    FROM UNNEST($60::text[], $61::bigint[], $62::int[], $63::bool[]) AS u(condition_id, book_seq, winner, accepting)
     WHERE m.condition_id = u.condition_id)
 SELECT COALESCE(array_agg(id ORDER BY id), '{}')::text[] AS outbox_ids FROM ob`;
 
-/** Between two outbox messages in WRITE_BATCH's $58: chr(30), the record separator, never raw in JSON text. */
+/** Between two outbox messages in WRITE_BATCH's $59: chr(30), the record separator, never raw in JSON text. */
 const MESSAGE_SEPARATOR = '\x1e';
 
 type Pick<T> = (row: T) => unknown;
@@ -88,7 +88,9 @@ const MAKER_COLUMNS: Pick<MakerRow>[] = [
 /** An order an earlier batch wrote, by its key: only what can change after placement. */
 const ORDER_UPDATE_COLUMNS: Pick<OrderState>[] = [(o) => o.seq, (o) => o.matched, (o) => o.status, (o) => o.reserved, (o) => JSON.stringify(o.tradeIds)];
 const BALANCE_COLUMNS: Pick<BalanceRow>[] = [(b) => b.address, (b) => b.asset, (b) => b.available, (b) => b.reserved];
-const MOVE_COLUMNS: Pick<MoneyMove>[] = [(m) => m.kind, (m) => m.address, (m) => m.conditionId, (m) => m.amount, (m) => m.payout];
+const MOVE_COLUMNS: Pick<MoneyMove>[] = [
+  (m) => m.kind, (m) => m.address, (m) => m.conditionId, (m) => m.amount, (m) => m.payout, (m) => m.reference ?? null,
+];
 
 interface MarketChange {
   bookSeq: number | null;

@@ -6,7 +6,7 @@ import { bookSide, flipFor } from '../engine/book-terms';
 import { marketFromRow, type MarketRow } from '../markets/market-record';
 
 /**
- * Rebuilds the engine from the database: markets, balances, totals, and every resting order put back
+ * Rebuilds the engine from the database: markets, balances, totals, money references, and every resting order put back
  * on its book in arrival order (seq), which reproduces the books exactly. Returns whether the exchange
  * had run before (a restart), which turns on post-only mode for a while.
  */
@@ -29,6 +29,11 @@ export async function loadState(pool: Pool, state: EngineState): Promise<{ resta
     if (row.kind === 'deposit') state.totals.deposits = Number(row.amount);
     else state.totals.withdrawals = Number(row.amount);
   }
+
+  const referenced = await pool.query<{ kind: 'deposit' | 'withdrawal'; reference: string; address: string; amount: string }>(
+    'SELECT kind, reference, address, amount::text FROM money_moves WHERE reference IS NOT NULL',
+  );
+  for (const row of referenced.rows) state.moneyReferences.add(row.kind, row.reference, { address: row.address, amount: Number(row.amount) });
 
   const last = await pool.query<{ seq: string | null }>('SELECT MAX(seq)::text AS seq FROM orders');
   state.nextSeq = Number(last.rows[0]?.seq ?? 0) + 1;

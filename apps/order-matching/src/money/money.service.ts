@@ -6,6 +6,7 @@ import {
   type AccountBalances,
   type LedgerAudit,
   type MoneyMoveRequest,
+  type MoneyMoveResult,
   type PostOnlyModeRequest,
   type RedeemRequest,
   type Reply,
@@ -26,13 +27,11 @@ export class MoneyService {
   constructor(private readonly engine: EngineService) {}
 
   deposit(request: MoneyMoveRequest) {
-    const address = request.address.toLowerCase();
-    return this.move(address, (state) => deposit(state, address, request.amount));
+    return this.external(request, deposit);
   }
 
   withdraw(request: MoneyMoveRequest) {
-    const address = request.address.toLowerCase();
-    return this.move(address, (state) => withdraw(state, address, request.amount));
+    return this.external(request, withdraw);
   }
 
   split(request: SplitMergeRequest) {
@@ -77,6 +76,14 @@ export class MoneyService {
       unbalancedMarkets: result.unbalancedMarkets,
       balanced: result.balanced,
     });
+  }
+
+  /** A deposit or withdrawal: a retry under the same reference answers as the first time, without moving money again. */
+  private async external(request: MoneyMoveRequest, apply: typeof deposit): Promise<Reply<MoneyMoveResult>> {
+    const move = { address: request.address.toLowerCase(), amount: request.amount, reference: request.reference };
+    const { value } = await this.engine.run((state) => apply(state, move));
+    if (!value.ok) return value;
+    return ok({ ...this.balances(move.address), reference: move.reference ?? null, replayed: value.data.replayed });
   }
 
   private async move(address: string, command: Move): Promise<Reply<AccountBalances>> {

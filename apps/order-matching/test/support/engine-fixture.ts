@@ -41,7 +41,7 @@ export function aMarket(market: Partial<MarketState> = {}): MarketState {
 }
 
 export function fund(state: EngineState, trader: Caller, amount: string): void {
-  deposit(state, trader.address, parseUnits(amount)!);
+  deposit(state, { address: trader.address, amount: parseUnits(amount)! });
 }
 
 /** A signed order as a client builds it: BUY pays collateral for shares, SELL the reverse. */

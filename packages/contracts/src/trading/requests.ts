@@ -108,7 +108,12 @@ export const amountSchema = z.string({ error: 'amount must be a decimal string' 
   return units;
 });
 
-export const moneyMoveRequest = z.object({ address: addressSchema, amount: amountSchema });
+/** The operator's name for one deposit or withdrawal (a bank transfer's or a transaction's id, say). */
+export const moneyReferenceSchema = z
+  .string({ error: 'reference must be a string' })
+  .regex(/^[\x21-\x7e]{1,128}$/, 'reference must be 1 to 128 visible ASCII characters (no spaces)');
+
+export const moneyMoveRequest = z.object({ address: addressSchema, amount: amountSchema, reference: moneyReferenceSchema.optional() });
 export type MoneyMoveRequest = z.output<typeof moneyMoveRequest>;
 
 export const splitMergeRequest = z.object({ caller, conditionId: conditionIdSchema, amount: amountSchema });

@@ -97,6 +97,12 @@ export interface AccountBalances {
   positions: { token_id: string; available: string; reserved: string }[];
 }
 
+/** A deposit or withdrawal: the account after it, and whether its reference had been applied before. */
+export interface MoneyMoveResult extends AccountBalances {
+  reference: string | null;
+  replayed: boolean;
+}
+
 /** The result of an order that was refused: nothing traded, the reason in `errorMsg` and `code`. */
 export function rejectedOrderResult(orderId: string, code: string, errorMsg: string, retryAfterSeconds = 0): OrderResult {
   return {

@@ -187,8 +187,8 @@ describe('money moves, resolution and redemption', () => {
     expect(redeem(state, alice.address, CONDITION).ok).toBe(false);
     expect(balanceOf(state, bob, YES).available).toBe(0);
     expectConserved(state);
-    expect(withdraw(state, bob.address, 200_000_000).ok).toBe(false);
-    expect(withdraw(state, bob.address, 50_000_000).ok).toBe(true);
+    expect(withdraw(state, { address: bob.address, amount: 200_000_000 }).ok).toBe(false);
+    expect(withdraw(state, { address: bob.address, amount: 50_000_000 }).ok).toBe(true);
     expectConserved(state);
     expect(audit(state)).toMatchObject({ deposits: 200_000_000, withdrawals: 50_000_000, backing: 0, balanced: true });
   });

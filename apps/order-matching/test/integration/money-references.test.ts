@@ -1,0 +1,53 @@
+import { Pool } from 'pg';
+import { audit } from '../../src/engine/money';
+import { traderOf } from '../support/engine-fixture';
+import { startMatching, type MatchingUnderTest } from '../support/matching-harness';
+
+const alice = traderOf(1);
+
+describe('references of deposits and withdrawals, journaled', () => {
+  let om: MatchingUnderTest;
+
+  beforeAll(async () => {
+    om = await startMatching();
+  });
+  afterAll(() => om.stop());
+
+  it('applies concurrent retries once, and still recognizes the reference after a restart', async () => {
+    const deposit = { address: alice.address, amount: '12.5', reference: '0xfeed-transfer-1' };
+    const answers = await Promise.all(Array.from({ length: 10 }, () => om.data('matching.admin.deposit.v1', deposit)));
+    expect(answers.filter((a) => !a.replayed)).toHaveLength(1);
+    expect(new Set(answers.map((a) => a.collateral.available))).toEqual(new Set(['12.5']));
+    expect(answers[0]).toMatchObject({ reference: '0xfeed-transfer-1' });
+    await om.data('matching.admin.withdraw.v1', { address: alice.address, amount: '2.5', reference: 'payout-1' });
+
+    await om.restart();
+
+    expect(await om.data('matching.admin.deposit.v1', deposit)).toMatchObject({ replayed: true, collateral: { available: '10' } });
+    expect(await om.data('matching.admin.withdraw.v1', { address: alice.address, amount: '2.5', reference: 'payout-1' })).toMatchObject({
+      replayed: true,
+      collateral: { available: '10' },
+    });
+    expect(await om.request('matching.admin.deposit.v1', { ...deposit, amount: '12.6' })).toMatchObject({ ok: false, status: 409, body: { code: 'conflict' } });
+    expect(audit(om.engine().state)).toMatchObject({ deposits: 12_500_000, withdrawals: 2_500_000, balanced: true });
+
+    const pool = new Pool({ connectionString: om.databaseUrl });
+    const rows = await pool.query('SELECT kind, reference, amount::text FROM money_moves ORDER BY id');
+    await pool.end();
+    expect(rows.rows).toEqual([
+      { kind: 'deposit', reference: '0xfeed-transfer-1', amount: '12500000' },
+      { kind: 'withdrawal', reference: 'payout-1', amount: '2500000' },
+    ]);
+  });
+
+  it('refuses a malformed reference before anything moves', async () => {
+    for (const reference of ['', 'has space', 'x'.repeat(129), 'tab\there', 'é', 42]) {
+      expect(await om.request('matching.admin.deposit.v1', { address: alice.address, amount: '1', reference })).toMatchObject({
+        ok: false,
+        status: 400,
+        body: { code: 'invalid_request' },
+      });
+    }
+    expect(om.engine().state.totals.deposits).toBe(12_500_000);
+  });
+});

@@ -1,0 +1,63 @@
+import { COLLATERAL } from '../../../src/engine/ledger';
+import { audit, deposit, withdraw } from '../../../src/engine/money';
+import { balanceOf, expectConserved, newEngine, traderOf } from '../../support/engine-fixture';
+
+const alice = traderOf(1);
+const bob = traderOf(2);
+
+describe('references of deposits and withdrawals', () => {
+  it('applies a deposit once, however often its reference comes back', () => {
+    const state = newEngine();
+    const move = { address: alice.address, amount: 25_000_000, reference: 'bank-transfer-7781' };
+    expect(deposit(state, move)).toEqual({ ok: true, data: { replayed: false } });
+    expect(deposit(state, move)).toEqual({ ok: true, data: { replayed: true } });
+    expect(deposit(state, { ...move })).toEqual({ ok: true, data: { replayed: true } });
+    expect(balanceOf(state, alice, COLLATERAL).available).toBe(25_000_000);
+    expect(state.effects.moves).toEqual([{ kind: 'deposit', address: alice.address, conditionId: '', amount: 25_000_000, payout: 0, reference: 'bank-transfer-7781' }]);
+    expect(audit(state)).toMatchObject({ deposits: 25_000_000, balanced: true });
+  });
+
+  it('refuses a reference already naming another amount or account, and moves nothing', () => {
+    const state = newEngine();
+    deposit(state, { address: alice.address, amount: 25_000_000, reference: 'tx-1' });
+    const otherAmount = deposit(state, { address: alice.address, amount: 25_000_001, reference: 'tx-1' });
+    expect(otherAmount).toMatchObject({ ok: false, status: 409, body: { code: 'conflict' } });
+    expect(otherAmount.ok || otherAmount.body.error).toBe(`reference tx-1 already names a deposit of 25 to ${alice.address}`);
+    expect(deposit(state, { address: bob.address, amount: 25_000_000, reference: 'tx-1' })).toMatchObject({ ok: false, status: 409 });
+    expect(balanceOf(state, alice, COLLATERAL).available).toBe(25_000_000);
+    expect(balanceOf(state, bob, COLLATERAL).available).toBe(0);
+    expect(state.effects.moves).toHaveLength(1);
+    expectConserved(state);
+  });
+
+  it('keeps deposits and withdrawals apart, and a reference is case-sensitive', () => {
+    const state = newEngine();
+    deposit(state, { address: alice.address, amount: 10_000_000, reference: 'op-1' });
+    expect(withdraw(state, { address: alice.address, amount: 4_000_000, reference: 'op-1' })).toEqual({ ok: true, data: { replayed: false } });
+    expect(withdraw(state, { address: alice.address, amount: 4_000_000, reference: 'op-1' })).toEqual({ ok: true, data: { replayed: true } });
+    expect(deposit(state, { address: alice.address, amount: 10_000_000, reference: 'OP-1' })).toEqual({ ok: true, data: { replayed: false } });
+    expect(balanceOf(state, alice, COLLATERAL).available).toBe(16_000_000);
+    expect(audit(state)).toMatchObject({ deposits: 20_000_000, withdrawals: 4_000_000, balanced: true });
+  });
+
+  it('leaves the reference of a refused withdrawal free for a later attempt', () => {
+    const state = newEngine();
+    deposit(state, { address: bob.address, amount: 3_000_000 });
+    const first = withdraw(state, { address: bob.address, amount: 5_000_000, reference: 'payout-9' });
+    expect(first).toMatchObject({ ok: false, body: { code: 'insufficient_balance' } });
+    expect(state.moneyReferences.get('withdrawal', 'payout-9')).toBeUndefined();
+    deposit(state, { address: bob.address, amount: 2_000_000 });
+    expect(withdraw(state, { address: bob.address, amount: 5_000_000, reference: 'payout-9' })).toEqual({ ok: true, data: { replayed: false } });
+    expect(balanceOf(state, bob, COLLATERAL).available).toBe(0);
+    expectConserved(state);
+  });
+
+  it('moves money every time when no reference is given', () => {
+    const state = newEngine();
+    const move = { address: alice.address, amount: 1_000_000 };
+    deposit(state, move);
+    deposit(state, move);
+    expect(balanceOf(state, alice, COLLATERAL).available).toBe(2_000_000);
+    expect(state.moneyReferences.size).toBe(0);
+  });
+});
