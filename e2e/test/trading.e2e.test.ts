@@ -117,6 +117,31 @@ describe('trading between two wallets through the gateway', () => {
     expect((await alice.request('GET', '/data/trades?before=1')).body.data).toEqual([]);
   });
 
+  it('ends a GTD order 60 s before the expiration it states, and refuses expirations it could not keep', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const gtd = (expiration: number) => bob.order({ tokenId: yes, side: 'BUY', shares: u('5'), collateral: u('0.5'), orderType: 'GTD', expiration });
+    for (const expiration of [now + 60, now - 1]) {
+      expect(await bob.request('POST', '/order', await gtd(expiration))).toMatchObject({ status: 400, body: { code: 'INVALID_ORDER_EXPIRATION', errorMsg: 'invalid expiration' } });
+    }
+    // Past year 9999 (here past bigint): such an order once failed order-matching's whole journal batch.
+    const huge = await gtd(now + 600);
+    huge.order.expiration = '99999999999999999999';
+    expect(await bob.request('POST', '/order', huge)).toMatchObject({ status: 400, body: { code: 'INVALID_ORDER_EXPIRATION' } });
+
+    const before = await balance(bob);
+    const placed = await bob.request('POST', '/order', await gtd(now + 62));
+    expect(placed.body).toMatchObject({ success: true, status: 'live' });
+    let order = (await bob.request('GET', `/data/order/${placed.body.orderID}`)).body;
+    for (let i = 0; i < 60 && order.status === 'LIVE'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      order = (await bob.request('GET', `/data/order/${placed.body.orderID}`)).body;
+    }
+    expect(order).toMatchObject({ status: 'CANCELED', expiration: String(now + 62), order_type: 'GTD' });
+    expect(Date.now()).toBeLessThan((now + 62) * 1000);
+    expect(await balance(bob)).toBe(before);
+    await expectBalanced();
+  });
+
   it('cancels, merges, resolves, redeems and withdraws with the ledger balanced throughout', async () => {
     const resting = await bob.request('POST', '/order', await bob.order({ tokenId: no, side: 'BUY', shares: u('10'), collateral: u('3') }));
     expect(resting.body.status).toBe('live');

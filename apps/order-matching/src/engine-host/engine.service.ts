@@ -5,6 +5,7 @@ import { MATCHING_STREAM } from '@exchange/contracts';
 import { ensureStream, MESSAGING_ENV, NATS_CONNECTION, OutboxRelay, pgPool, type BaseEnv } from '@exchange/service-kit';
 import { MATCHING_ENV, type MatchingEnv } from '../config';
 import { expireOrders } from '../engine/cancel-orders';
+import { runAt } from '../engine/run-at';
 import { EngineState } from '../engine/engine-state';
 import { GroupCommit } from '../journal/group-commit';
 import { journalConnection } from '../journal/journal-connection';
@@ -97,7 +98,7 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
 
   /** Runs a command now and resolves with its value once its effects are durable. */
   async run<T>(command: (state: EngineState, now: number) => T): Promise<{ value: T; batchId: string }> {
-    const value = command(this.state, Date.now());
+    const value = runAt(this.state, Date.now(), command);
     const batchId = await this.commit();
     return { value, batchId };
   }

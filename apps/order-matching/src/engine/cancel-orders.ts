@@ -40,7 +40,7 @@ export function cancelWhere(state: EngineState, apiKey: string, keep: (order: Or
   return result;
 }
 
-/** Cancels the GTD orders whose expiration has passed, by expiration then seq; returns their ids. */
+/** Cancels the GTD orders whose end has come (gtd-expiration.ts), by expiration then seq; returns their ids. */
 export function expireOrders(state: EngineState, now: number): string[] {
   const expired = state.takeExpired(now);
   for (const order of expired) cancelOrder(state, order, now);

@@ -1,6 +1,7 @@
 import { Effects } from './effects';
 import { EndedOrderIds } from './ended-order-ids';
 import { ExpiryQueue } from './expiry-queue';
+import { gtdEndSecond } from './gtd-expiration';
 import { Ledger } from './ledger';
 import { MoneyReferences } from './money-references';
 import type { MarketState, OrderState } from './model';
@@ -34,7 +35,7 @@ export class EngineState {
   readonly byMarket = new OrderIndex((order) => order.conditionId);
   /** Ids of orders that ended, with their seqs: an order hash is never accepted twice. */
   readonly pastIds = new EndedOrderIds();
-  /** GTD orders by expiration; an ended order's entry stays until it comes due or is compacted away. */
+  /** GTD orders by the second they end; an ended order's entry stays until it comes due or is compacted away. */
   private readonly expiries = new ExpiryQueue();
   /** How many resting orders have an entry in `expiries` (the rest of its entries are stale). */
   private restingWithExpiry = 0;
@@ -63,7 +64,7 @@ export class EngineState {
     this.byOwner.add(order);
     this.byMarket.add(order);
     if (order.expiration > 0) {
-      this.expiries.push(order.expiration, order.seq);
+      this.expiries.push(gtdEndSecond(order.expiration), order.seq);
       this.restingWithExpiry++;
     }
     if (order.seq >= this.nextSeq) this.nextSeq = order.seq + 1;
@@ -85,8 +86,8 @@ export class EngineState {
   }
 
   /**
-   * Takes the resting orders whose expiration is at or before `now` (ms) out of the expiry queue, by
-   * expiration then seq, for the caller to end. Entries of orders that ended earlier are dropped here,
+   * Takes the resting orders whose end (gtd-expiration.ts) is at or before `now` (ms) out of the expiry
+   * queue, by end then seq, for the caller to end. Entries of orders that ended earlier are dropped here,
    * which keeps cancels O(1); once most entries are such leftovers (GTD quotes canceled long before
    * they expire), the queue is compacted so that it does not grow with canceled orders.
    */

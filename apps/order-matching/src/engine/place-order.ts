@@ -13,12 +13,12 @@ import { bookSide, flipFor, SHARE_STEP, valueOf } from './book-terms';
 import { recordBookChanges, recordOrderEvent, recordTradeEvent } from './engine-events';
 import type { EngineState } from './engine-state';
 import { maxFeeFor, rateBps } from './fees';
+import { acceptableGtdExpiration } from './gtd-expiration';
 import { COLLATERAL } from './ledger';
 import type { MakerFill, OrderState, TradeRecord } from './model';
 import { settleFill } from './settlement';
 
 const TIF: Record<string, TimeInForce> = { GTC: 'GTC', GTD: 'GTC', FOK: 'FOK', FAK: 'FAK' };
-const MIN_GTD_LEAD_SECONDS = 60;
 const fills: Fill[] = [];
 
 /** Who may place this order: the API key's owner, signing for its own address or its deposit wallet. */
@@ -56,7 +56,7 @@ export function placeOrder(state: EngineState, caller: Caller, verified: Verifie
   const marketable = orderType === 'FOK' || orderType === 'FAK';
   if (postOnly && marketable) return reject(Rejections.postOnlyType());
   const expiration = Number(order.expiration);
-  if (orderType === 'GTD' ? expiration < now / 1000 + MIN_GTD_LEAD_SECONDS : expiration !== 0) return reject(Rejections.expiration());
+  if (orderType === 'GTD' ? !acceptableGtdExpiration(expiration, now) : expiration !== 0) return reject(Rejections.expiration());
   if (state.orders.has(orderId) || state.pastIds.has(orderId)) return reject(Rejections.duplicated(orderId));
   const terms = readOrderTerms(orderId, order, marketable, market);
   if ('code' in terms) return reject(terms);

@@ -4,6 +4,7 @@ import { audit, merge, redeem, resolve, split, withdraw } from '../../../src/eng
 import { placeOrder } from '../../../src/engine/place-order';
 import type { EngineState } from '../../../src/engine/engine-state';
 import { ExpiryQueue } from '../../../src/engine/expiry-queue';
+import { runAt } from '../../../src/engine/run-at';
 import {
   aMarket,
   anOrder,
@@ -84,13 +85,13 @@ describe('cancels', () => {
     expectConserved(state);
   });
 
-  it('GTD orders leave the book when they expire', () => {
+  it('GTD orders leave the book 60 s before the expiration they state', () => {
     const state = newEngine();
     fund(state, alice, '10');
     const now = 1_700_000_000_000;
     placeOrder(state, alice, anOrder(alice, { side: 'BUY', price: '0.40', size: '5', type: 'GTD', expiration: now / 1000 + 120 }), now);
-    expect(expireOrders(state, now + 119_000)).toEqual([]);
-    expect(expireOrders(state, now + 120_000)).toHaveLength(1);
+    expect(expireOrders(state, now + 59_999)).toEqual([]);
+    expect(expireOrders(state, now + 60_000)).toHaveLength(1);
     expect(balanceOf(state, alice, COLLATERAL).reserved).toBe(0);
     expectConserved(state);
   });
@@ -105,14 +106,14 @@ describe('cancels', () => {
     const forever = placeOrder(state, alice, anOrder(alice, { side: 'BUY', price: '0.34', size: '5' }), NOW).orderID;
     state.takeEffects();
 
-    expect(expireOrders(state, NOW + 119_999)).toEqual([]);
+    expect(expireOrders(state, NOW + 59_999)).toEqual([]);
     // A tick that comes late finds several expirations due at once.
-    expect(expireOrders(state, NOW + 135_000)).toEqual([first, second, late]);
+    expect(expireOrders(state, NOW + 75_000)).toEqual([first, second, late]);
     expect(canceledInEvents(state)).toEqual([first, second, late]);
     expect(state.effects.orders.get(first)).toMatchObject({ status: 'CANCELED', reserved: 0 });
     expect([...state.orders.keys()]).toEqual([last, forever]);
-    expect(expireOrders(state, NOW + 199_000)).toEqual([]);
-    expect(expireOrders(state, NOW + 200_000)).toEqual([last]);
+    expect(expireOrders(state, NOW + 139_000)).toEqual([]);
+    expect(expireOrders(state, NOW + 140_000)).toEqual([last]);
     expect(expireOrders(state, NOW + 10_000_000)).toEqual([]);
     expect([...state.orders.keys()]).toEqual([forever]);
     expect(balanceOf(state, alice, COLLATERAL).reserved).toBe(1_700_000);
@@ -141,6 +142,24 @@ describe('cancels', () => {
     expect(expireOrders(state, NOW + 120_000)).toEqual([kept]);
     expect(canceledInEvents(state)).toEqual([kept]);
     expect(state.orders.size).toBe(0);
+    expectConserved(state);
+  });
+
+  it('end before any command sees the books, not only at the next tick', () => {
+    const state = newEngine();
+    fund(state, alice, '10');
+    fund(state, bob, '10');
+    split(state, bob.address, CONDITION, 10_000_000);
+    const gtd = restGtd(state, SECOND + 61, '0.50');
+    const cross = () => anOrder(bob, { side: 'SELL', price: '0.50', size: '5', type: 'FAK' });
+    // At its last millisecond it still trades; from its end on, a crossing order finds an empty book.
+    expect(runAt(state, NOW + 999, (s, now) => placeOrder(s, bob, cross(), now))).toMatchObject({ success: true, status: 'matched' });
+    const next = restGtd(state, SECOND + 61, '0.50');
+    const late = runAt(state, NOW + 1_000, (s, now) => placeOrder(s, bob, cross(), now));
+    expect(late).toMatchObject({ success: false, code: 'FAK_ORDER_NOT_FILLED_ERROR' });
+    expect(state.orders.has(next)).toBe(false);
+    expect(state.effects.orders.get(next)).toMatchObject({ status: 'CANCELED', reserved: 0 });
+    expect(state.orders.has(gtd)).toBe(false);
     expectConserved(state);
   });
 

@@ -64,9 +64,17 @@ describe('order types', () => {
     expect(placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.40', size: '5', postOnly: true }), 1_000).success).toBe(true);
   });
 
-  it('GTD needs an expiration at least 60 s ahead; others need none', () => {
+  it('GTD needs an expiration more than 60 s ahead and within year 9999; others need none', () => {
     const state = withAsks();
     const now = 1_700_000_000_000;
+    const gtd = (expiration: number) => placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.40', size: '5', type: 'GTD', expiration }), now);
+    expect(gtd(now / 1000 + 30).code).toBe('INVALID_ORDER_EXPIRATION');
+    expect(gtd(now / 1000 + 60).code).toBe('INVALID_ORDER_EXPIRATION');
+    expect(gtd(now / 1000 + 61).success).toBe(true);
+    expect(gtd(253_402_300_799).success).toBe(true);
+    // Beyond it, PostgreSQL's bigint and exact doubles run out: such an order once failed its whole journal batch.
+    expect(gtd(253_402_300_800).code).toBe('INVALID_ORDER_EXPIRATION');
+    expect(gtd(1e20).code).toBe('INVALID_ORDER_EXPIRATION');
     expect(placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.40', size: '5', type: 'GTD', expiration: now / 1000 + 30 }), now).code).toBe('INVALID_ORDER_EXPIRATION');
     expect(placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.40', size: '5', expiration: now / 1000 + 600 }), now).code).toBe('INVALID_ORDER_EXPIRATION');
     expect(placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.40', size: '5', type: 'GTD', expiration: now / 1000 + 600 }), now).success).toBe(true);
