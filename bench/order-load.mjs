@@ -64,11 +64,11 @@ async function setUp(count) {
   // Sellers at even indexes, buyers at odd ones.
   const traders = Array.from({ length: PAIRS * 2 }, () => wallet());
   const creds = await Promise.all(traders.map((t) => credentials(call, t)));
-  for (const t of traders) await call('POST', '/admin/deposits', ADMIN, JSON.stringify({ address: t.address, amount: '100000000' }));
+  for (const t of traders) await call('POST', '/admin/deposits', ADMIN, JSON.stringify({ address: t.address, amount: '100000' }));
   // Wait until order-matching knows the market, then give the sellers shares.
   for (let seller = 0; seller < traders.length; seller += 2) {
     for (;;) {
-      const body = JSON.stringify({ conditionId, amount: '50000000' });
+      const body = JSON.stringify({ conditionId, amount: '50000' });
       const r = await call('POST', '/split', l2Headers(traders[seller], creds[seller], body, '/split'), body);
       if (r.status === 200) break;
       await new Promise((resolve) => setTimeout(resolve, 100));

@@ -24,6 +24,10 @@ export interface ExternalMoveOutcome {
 export function deposit(state: EngineState, move: ExternalMove): Reply<ExternalMoveOutcome> {
   const earlier = earlierMove(state, 'deposit', move);
   if (earlier) return earlier;
+  // Every balance, and the audit's totals, are sums of deposits: past this they would no longer be exact.
+  if (state.totals.deposits + move.amount > Number.MAX_SAFE_INTEGER) {
+    return fail('conflict', `deposits would pass ${formatUnits(Number.MAX_SAFE_INTEGER)} in all, beyond what the ledger counts exactly`);
+  }
   state.ledger.credit(move.address, COLLATERAL, move.amount);
   state.totals.deposits += move.amount;
   record(state, 'deposit', move);

@@ -5,6 +5,19 @@ import { balanceOf, expectConserved, newEngine, traderOf } from '../../support/e
 const alice = traderOf(1);
 const bob = traderOf(2);
 
+describe('deposits', () => {
+  it('stop before the exchange-wide total leaves the integers a double holds exactly', () => {
+    const state = newEngine();
+    const max = Number.MAX_SAFE_INTEGER;
+    expect(deposit(state, { address: alice.address, amount: max - 1 }).ok).toBe(true);
+    expect(withdraw(state, { address: alice.address, amount: max - 1 }).ok).toBe(true);
+    // Withdrawals do not make room: the audit sums every deposit ever made.
+    expect(deposit(state, { address: bob.address, amount: 2 })).toMatchObject({ ok: false, status: 409, body: { code: 'conflict' } });
+    expect(deposit(state, { address: bob.address, amount: 1 }).ok).toBe(true);
+    expect(audit(state)).toMatchObject({ deposits: max, withdrawals: max - 1, balanced: true });
+  });
+});
+
 describe('references of deposits and withdrawals', () => {
   it('applies a deposit once, however often its reference comes back', () => {
     const state = newEngine();
