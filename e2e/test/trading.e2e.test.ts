@@ -142,6 +142,25 @@ describe('trading between two wallets through the gateway', () => {
     await expectBalanced();
   });
 
+  it('lets any key of an address cancel its orders, by an id in either case', async () => {
+    const before = await balance(bob);
+    const first = await bob.request('POST', '/order', await bob.order({ tokenId: yes, side: 'BUY', shares: u('5'), collateral: u('0.5') }));
+    const second = await bob.request('POST', '/order', await bob.order({ tokenId: no, side: 'BUY', shares: u('5'), collateral: u('0.5') }));
+    expect([first.body.status, second.body.status]).toEqual(['live', 'live']);
+    const upper = `0x${first.body.orderID.slice(2).toUpperCase()}`;
+    await bob.deriveCredentials(1);
+    try {
+      expect((await bob.request('GET', '/data/orders')).body.data.map((o: { id: string }) => o.id)).toEqual([first.body.orderID, second.body.orderID]);
+      expect((await alice.request('DELETE', '/order', { orderID: upper })).body).toEqual({ canceled: [], not_canceled: { [first.body.orderID]: "order can't be found - already canceled or matched" } });
+      expect((await bob.request('DELETE', '/order', { orderID: upper })).body).toEqual({ canceled: [first.body.orderID], not_canceled: {} });
+      expect((await bob.request('DELETE', '/cancel-all')).body).toEqual({ canceled: [second.body.orderID], not_canceled: {} });
+    } finally {
+      await bob.deriveCredentials(0);
+    }
+    expect(await balance(bob)).toBe(before);
+    await expectBalanced();
+  });
+
   it('cancels, merges, resolves, redeems and withdraws with the ledger balanced throughout', async () => {
     const resting = await bob.request('POST', '/order', await bob.order({ tokenId: no, side: 'BUY', shares: u('10'), collateral: u('3') }));
     expect(resting.body.status).toBe('live');

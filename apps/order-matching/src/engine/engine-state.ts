@@ -26,12 +26,14 @@ export class EngineState {
   readonly markets = new Map<string, MarketState>();
   readonly tokens = new Map<string, { market: MarketState; outcome: 0 | 1 }>();
   /**
-   * Resting orders by id, by seq (their id in the books), by owner (API key) and by market, so that
-   * cancels and resolution touch only the orders they end; an order leaves all four when it ends.
+   * Resting orders by id, by seq (their id in the books), by owner (API key), by maker (address) and by
+   * market, so that cancels and resolution touch only the orders they end; an order leaves all five
+   * when it ends.
    */
   readonly orders = new Map<string, OrderState>();
   readonly bySeq = new Map<number, OrderState>();
   readonly byOwner = new OrderIndex((order) => order.owner);
+  readonly byMaker = new OrderIndex((order) => order.maker);
   readonly byMarket = new OrderIndex((order) => order.conditionId);
   /** Ids of orders that ended, with their seqs: an order hash is never accepted twice. */
   readonly pastIds = new EndedOrderIds();
@@ -62,6 +64,7 @@ export class EngineState {
     this.orders.set(order.id, order);
     this.bySeq.set(order.seq, order);
     this.byOwner.add(order);
+    this.byMaker.add(order);
     this.byMarket.add(order);
     if (order.expiration > 0) {
       this.expiries.push(gtdEndSecond(order.expiration), order.seq);
@@ -75,6 +78,7 @@ export class EngineState {
     this.orders.delete(order.id);
     this.bySeq.delete(order.seq);
     this.byOwner.delete(order);
+    this.byMaker.delete(order);
     this.byMarket.delete(order);
     if (order.expiration > 0) this.restingWithExpiry--;
     this.pastIds.add(order.id, order.seq);

@@ -29,7 +29,8 @@ export class HeartbeatsService implements OnModuleInit {
       for (const [apiKey, session] of this.sessions) {
         if (now - session.lastBeat < this.env.HEARTBEAT_TIMEOUT_SECONDS * 1000) continue;
         this.sessions.delete(apiKey);
-        void this.engine.run((state, at) => cancelWhere(state, apiKey, () => true, at));
+        // Only the silent key's orders: another key of the address may run a session of its own.
+        void this.engine.run((state, at) => cancelWhere(state, state.byOwner.of(apiKey), () => true, at));
       }
     });
   }

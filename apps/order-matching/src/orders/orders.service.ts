@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ok, type CancelMarketRequest, type CancelOrdersRequest, type CancelResult, type Caller, type OrderResult, type PlaceOrdersRequest, type Reply } from '@exchange/contracts';
-import { cancelByIds, cancelWhere } from '../engine/cancel-orders';
+import { callerOrders, cancelByIds, cancelWhere } from '../engine/cancel-orders';
 import { placeOrder } from '../engine/place-order';
 import { EngineService } from '../engine-host/engine.service';
 
@@ -21,17 +21,17 @@ export class OrdersService {
   }
 
   async cancel(request: CancelOrdersRequest): Promise<Reply<CancelResult>> {
-    return ok((await this.engine.run((state, now) => cancelByIds(state, request.caller.apiKey, request.orderIds, now))).value);
+    return ok((await this.engine.run((state, now) => cancelByIds(state, request.caller, request.orderIds, now))).value);
   }
 
   async cancelAll(caller: Caller): Promise<Reply<CancelResult>> {
-    return ok((await this.engine.run((state, now) => cancelWhere(state, caller.apiKey, () => true, now))).value);
+    return ok((await this.engine.run((state, now) => cancelWhere(state, callerOrders(state, caller), () => true, now))).value);
   }
 
   async cancelMarket(request: CancelMarketRequest): Promise<Reply<CancelResult>> {
     const market = request.market?.toLowerCase();
     const keep = (order: { conditionId: string; tokenId: string }) =>
       (market === undefined || order.conditionId === market) && (request.asset_id === undefined || order.tokenId === request.asset_id);
-    return ok((await this.engine.run((state, now) => cancelWhere(state, request.caller.apiKey, keep, now))).value);
+    return ok((await this.engine.run((state, now) => cancelWhere(state, callerOrders(state, request.caller), keep, now))).value);
   }
 }

@@ -92,11 +92,12 @@ export function balanceOf(state: EngineState, trader: Caller, asset: string) {
   return state.ledger.get(trader.address, asset);
 }
 
-/** The per-owner and per-market indexes hold exactly the resting orders, each under its own key. */
+/** The per-owner, per-maker and per-market indexes hold exactly the resting orders, each under its own key. */
 export function expectIndexesAgree(state: EngineState): void {
   expect(state.bySeq.size).toBe(state.orders.size);
   for (const [index, keyOf] of [
     [state.byOwner, (o: OrderState) => o.owner],
+    [state.byMaker, (o: OrderState) => o.maker],
     [state.byMarket, (o: OrderState) => o.conditionId],
   ] as const) {
     let indexed = 0;

@@ -8,7 +8,11 @@ import { MAX_BATCH_ORDERS, MAX_CANCEL_IDS, orderSubmission } from './order-submi
 export const caller = z.object({ apiKey: z.string().min(1).max(100), address: addressSchema });
 export type Caller = z.output<typeof caller>;
 
-export const orderIdSchema = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'order id must be 0x + 64 hex');
+/** Order ids are keccak hashes in lower-case hex; an upper-case one names the same order. */
+export const orderIdSchema = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{64}$/, 'order id must be 0x + 64 hex')
+  .transform((id) => id.toLowerCase());
 const tokenId = z.string().regex(TOKEN_ID_PATTERN, 'must be a decimal token id');
 
 /** An order whose signature the gateway verified: its hash, the recovered signer and the exchange domain. */

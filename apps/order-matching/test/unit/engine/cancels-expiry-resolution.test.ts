@@ -1,4 +1,4 @@
-import { cancelByIds, cancelWhere, expireOrders } from '../../../src/engine/cancel-orders';
+import { callerOrders, cancelByIds, cancelWhere, expireOrders } from '../../../src/engine/cancel-orders';
 import { COLLATERAL } from '../../../src/engine/ledger';
 import { audit, merge, redeem, resolve, split, withdraw } from '../../../src/engine/money';
 import { placeOrder } from '../../../src/engine/place-order';
@@ -40,9 +40,9 @@ describe('cancels', () => {
     fund(state, alice, '10');
     const order = placeOrder(state, alice, anOrder(alice, { side: 'BUY', price: '0.40', size: '10' }), 1);
     expect(balanceOf(state, alice, COLLATERAL)).toEqual({ available: 6_000_000, reserved: 4_000_000 });
-    expect(cancelByIds(state, bob.apiKey, [order.orderID], 2)).toEqual({ canceled: [], not_canceled: { [order.orderID]: expect.any(String) } });
-    expect(cancelByIds(state, alice.apiKey, [order.orderID, order.orderID], 2)).toEqual({ canceled: [order.orderID], not_canceled: {} });
-    expect(cancelByIds(state, alice.apiKey, [order.orderID], 3).not_canceled[order.orderID]).toBe("order can't be found - already canceled or matched");
+    expect(cancelByIds(state, bob, [order.orderID], 2)).toEqual({ canceled: [], not_canceled: { [order.orderID]: expect.any(String) } });
+    expect(cancelByIds(state, alice, [order.orderID, order.orderID], 2)).toEqual({ canceled: [order.orderID], not_canceled: {} });
+    expect(cancelByIds(state, alice, [order.orderID], 3).not_canceled[order.orderID]).toBe("order can't be found - already canceled or matched");
     // An ended order is kept only as its id, which still refuses a duplicate.
     expect(state.orders.has(order.orderID)).toBe(false);
     expect(state.pastIds.has(order.orderID)).toBe(true);
@@ -58,8 +58,8 @@ describe('cancels', () => {
     placeOrder(state, alice, anOrder(alice, { side: 'BUY', price: '0.30', size: '5' }), 1);
     placeOrder(state, alice, anOrder(alice, { token: NO, side: 'BUY', price: '0.30', size: '5' }), 1);
     placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.20', size: '5' }), 1);
-    expect(cancelWhere(state, alice.apiKey, (o) => o.tokenId === NO, 2).canceled).toHaveLength(1);
-    expect(cancelWhere(state, alice.apiKey, () => true, 2).canceled).toHaveLength(1);
+    expect(cancelWhere(state, callerOrders(state, alice), (o) => o.tokenId === NO, 2).canceled).toHaveLength(1);
+    expect(cancelWhere(state, callerOrders(state, alice), () => true, 2).canceled).toHaveLength(1);
     expect(state.orders.size).toBe(1);
     expectConserved(state);
   });
@@ -75,12 +75,29 @@ describe('cancels', () => {
     const b2 = place(bob, '0.25');
     const a3 = place(alice, '0.35');
     state.takeEffects();
-    expect(cancelWhere(state, alice.apiKey, () => true, 2)).toEqual({ canceled: [a1, a2, a3], not_canceled: {} });
+    expect(cancelWhere(state, callerOrders(state, alice), () => true, 2)).toEqual({ canceled: [a1, a2, a3], not_canceled: {} });
     expect(canceledInEvents(state)).toEqual([a1, a2, a3]);
     expect([...state.orders.keys()]).toEqual([b1, b2]);
     expect(state.byOwner.of(alice.apiKey).size).toBe(0);
     expect([...state.byOwner.entries()].map(([key]) => key)).toEqual([bob.apiKey]);
-    expect(cancelWhere(state, alice.apiKey, () => true, 3)).toEqual({ canceled: [], not_canceled: {} });
+    expect(cancelWhere(state, callerOrders(state, alice), () => true, 3)).toEqual({ canceled: [], not_canceled: {} });
+    expectIndexesAgree(state);
+    expectConserved(state);
+  });
+
+  it('by id, by market and all at once reach the orders of every key of the address, while each key keeps an index of its own', () => {
+    const state = newEngine();
+    fund(state, alice, '10');
+    const secondKey = { ...alice, apiKey: 'key-1b' };
+    const first = placeOrder(state, alice, anOrder(alice, { side: 'BUY', price: '0.30', size: '5' }), 1).orderID;
+    const second = placeOrder(state, secondKey, anOrder(secondKey, { side: 'BUY', price: '0.31', size: '5' }), 1);
+    expect(second.success).toBe(true);
+    const third = placeOrder(state, alice, anOrder(alice, { token: NO, side: 'BUY', price: '0.32', size: '5' }), 1).orderID;
+    expect(callerOrders(state, secondKey).map((o) => o.id)).toEqual([first, second.orderID, third]);
+    expect([...state.byOwner.of(secondKey.apiKey)].map((o) => o.id)).toEqual([second.orderID]);
+    expect(cancelByIds(state, secondKey, [first], 2).canceled).toEqual([first]);
+    expect(cancelByIds(state, bob, [third], 2).canceled).toEqual([]);
+    expect(cancelWhere(state, callerOrders(state, alice), () => true, 3).canceled).toEqual([second.orderID, third]);
     expectIndexesAgree(state);
     expectConserved(state);
   });
@@ -130,7 +147,7 @@ describe('cancels', () => {
     const matched = restGtd(state, SECOND + 120, '0.50');
     const matchedByGtd = restGtd(state, SECOND + 120, '0.45');
     const kept = restGtd(state, SECOND + 120, '0.30');
-    cancelByIds(state, alice.apiKey, [canceled], NOW);
+    cancelByIds(state, alice, [canceled], NOW);
     expect(placeOrder(state, bob, anOrder(bob, { side: 'SELL', price: '0.50', size: '5' }), NOW).status).toBe('matched');
     expect(state.orders.has(matched)).toBe(false);
     // A GTD taker that never rests leaves an entry behind too.
@@ -169,7 +186,7 @@ describe('cancels', () => {
     fund(state, alice, '20000');
     const ids = Array.from({ length: 3000 }, (_, i) => restGtd(state, SECOND + 100_000 + (i % 7)));
     const live = ids.filter((_, i) => i % 100 === 0);
-    cancelByIds(state, alice.apiKey, ids.filter((_, i) => i % 100 !== 0), NOW);
+    cancelByIds(state, alice, ids.filter((_, i) => i % 100 !== 0), NOW);
     expect(expireOrders(state, NOW + 1_000)).toEqual([]);
     expect(compactions).toHaveBeenCalledTimes(1);
     compactions.mockRestore();

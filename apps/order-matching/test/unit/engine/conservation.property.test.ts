@@ -71,7 +71,7 @@ describe('conservation over random command streams', () => {
             trades += result.tradeIDs.length;
           } else if (c.kind === 'cancel') {
             const ids = placed[c.trader]!;
-            if (ids.length) cancelByIds(state, trader.apiKey, [ids[c.pick % ids.length]!], now);
+            if (ids.length) cancelByIds(state, trader, [ids[c.pick % ids.length]!], now);
           } else if (c.kind === 'split') {
             split(state, trader.address, CONDITION, c.size * 1_000_000);
           } else {

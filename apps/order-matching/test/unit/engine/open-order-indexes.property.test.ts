@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { cancelByIds, cancelWhere, expireOrders } from '../../../src/engine/cancel-orders';
+import { callerOrders, cancelByIds, cancelWhere, expireOrders } from '../../../src/engine/cancel-orders';
 import type { OrderState } from '../../../src/engine/model';
 import { resolve, split } from '../../../src/engine/money';
 import { placeOrder } from '../../../src/engine/place-order';
@@ -63,12 +63,12 @@ describe('the open-order indexes over random command streams', () => {
             if (result.success) placed[c.trader]!.push(result.orderID);
           } else if (c.kind === 'cancel') {
             const ids = placed[c.trader]!;
-            if (ids.length) cancelByIds(state, traders[c.trader]!.apiKey, [ids[c.pick % ids.length]!], now);
+            if (ids.length) cancelByIds(state, traders[c.trader]!, [ids[c.pick % ids.length]!], now);
           } else if (c.kind === 'cancel-where') {
-            const apiKey = traders[c.trader]!.apiKey;
+            const { apiKey, address } = traders[c.trader]!;
             const keep = (o: OrderState) => c.market === null || o.conditionId === markets[c.market]!.conditionId;
-            const expected = before.filter((o) => o.owner === apiKey && keep(o)).map((o) => o.id);
-            expect(cancelWhere(state, apiKey, keep, now).canceled).toEqual(expected);
+            const expected = before.filter((o) => (o.owner === apiKey || o.maker === address) && keep(o)).map((o) => o.id);
+            expect(cancelWhere(state, callerOrders(state, traders[c.trader]!), keep, now).canceled).toEqual(expected);
             ended.canceledWhere += expected.length;
           } else if (c.kind === 'tick') {
             now += c.seconds * 1000;

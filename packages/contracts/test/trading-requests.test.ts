@@ -1,0 +1,21 @@
+import { cancelOrdersRequest, moneyMoveRequest } from '../src';
+
+const caller = { apiKey: 'key', address: `0x${'1'.repeat(40)}` };
+const id = `0x${'ab'.repeat(32)}`;
+
+describe('trading requests', () => {
+  it('read an order id in either case as the lower-case hash', () => {
+    expect(cancelOrdersRequest.parse({ caller, orderIds: [id.toUpperCase().replace('0X', '0x'), id] }).orderIds).toEqual([id, id]);
+    expect(cancelOrdersRequest.safeParse({ caller, orderIds: [`${id}0`] }).success).toBe(false);
+  });
+
+  it.each(['0xfeed-transfer-1', 'a', '~'.repeat(128), 'wire/2026:11#7'])('take the money reference %s', (reference) => {
+    expect(moneyMoveRequest.parse({ address: caller.address, amount: '1', reference }).reference).toBe(reference);
+  });
+
+  it.each(['', 'two words', 'x'.repeat(129), 'tab\there', 'café', '\u0000'])('refuse the money reference %j', (reference) => {
+    const parsed = moneyMoveRequest.safeParse({ address: caller.address, amount: '1', reference });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.message).toMatch(/reference/);
+  });
+});
