@@ -15,7 +15,7 @@ import type { EngineState } from './engine-state';
 import { maxFeeFor, rateBps } from './fees';
 import { acceptableGtdExpiration } from './gtd-expiration';
 import { COLLATERAL } from './ledger';
-import type { MakerFill, OrderState, TradeRecord } from './model';
+import type { MakerFill, MarketState, OrderState, TradeRecord } from './model';
 import { settleFill } from './settlement';
 
 const TIF: Record<string, TimeInForce> = { GTC: 'GTC', GTD: 'GTC', FOK: 'FOK', FAK: 'FAK' };
@@ -177,6 +177,7 @@ export function placeOrder(state: EngineState, caller: Caller, verified: Verifie
     recordTradeEvent(state, trade);
   }
   if (placed.outcome !== 'RESTING') finish(state, taker, taker.matched > 0 ? 'MATCHED' : 'CANCELED');
+  else if (buy) keepMakerReserve(state, market, taker);
   recordOrderEvent(state, taker, 'PLACEMENT', now);
   recordBookChanges(state, market, changedLevels, now);
 
@@ -194,6 +195,19 @@ export function placeOrder(state: EngineState, caller: Caller, verified: Verifie
     transactionsHashes: [],
     tradeIDs: taker.tradeIds.slice(),
   };
+}
+
+/**
+ * A BUY that rests trades only as a maker from now on, at its own price: it keeps what the rest costs
+ * there and the maker fee (none when the schedule is taker-only), and gives back what it held for a
+ * taker's fee and what better prices saved it.
+ */
+function keepMakerReserve(state: EngineState, market: MarketState, order: OrderState): void {
+  const rest = order.size - order.matched;
+  const needed = valueOf(rest, order.price) + (market.fee.takerOnly ? 0 : maxFeeFor(market.fee, rest, order.price));
+  if (order.reserved <= needed) return;
+  state.ledger.release(order.maker, COLLATERAL, order.reserved - needed);
+  order.reserved = needed;
 }
 
 /** An order leaves the book: what it still holds reserved goes back to its owner. */

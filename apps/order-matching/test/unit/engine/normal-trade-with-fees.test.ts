@@ -38,6 +38,52 @@ describe('a resting SELL crossed by a BUY, with taker fees and a maker rebate', 
     expect(trade!.makers).toEqual([expect.objectContaining({ shares: 10_000_000, price: 600_000, fee: 0, rebate: 24_000 })]);
     expect(state.effects.orders.get(ask.orderID)!.status).toBe('MATCHED');
     expect(state.orders.size).toBe(0);
+  });
+});
+
+describe('a BUY that rests keeps reserved only what it can still spend as a maker', () => {
+  const alice = traderOf(1);
+  const bob = traderOf(2);
+  const carol = traderOf(3);
+
+  it('gives back the taker fee it no longer owes and the better prices it got', () => {
+    const state = newEngine(fee);
+    fund(state, alice, '100');
+    fund(state, bob, '100');
+    fund(state, carol, '100');
+    split(state, alice.address, CONDITION, 50_000_000);
+    split(state, carol.address, CONDITION, 50_000_000);
+    placeOrder(state, alice, anOrder(alice, { side: 'SELL', price: '0.40', size: '10' }), 1);
+    // Reserved at first: 20 x 0.50 and the largest taker fee, 20 x 0.04 x 0.25 = 0.20. It buys 10 at 0.40
+    // (4.00 + 10 x 0.04 x 0.4 x 0.6 = 0.096 of fee), then rests 10 at 0.50, which as a maker of a
+    // taker-only schedule owes no fee: 5.00 stays reserved, not 10.20 - 4.096 = 6.104.
+    const bid = placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.50', size: '20' }), 2);
+    expect(bid).toMatchObject({ status: 'live', makingAmount: '4.096', takingAmount: '10' });
+    expect(balanceOf(state, bob, COLLATERAL)).toEqual({ available: 90_904_000, reserved: 5_000_000 });
+    expect(state.orders.get(bid.orderID)!.reserved).toBe(5_000_000);
+    expectConserved(state);
+
+    placeOrder(state, carol, anOrder(carol, { side: 'SELL', price: '0.50', size: '10' }), 3);
+    // Its 5.00 reserved pays for the rest; a quarter of carol's taker fee (10 x 0.04 x 0.25 = 0.10) comes back.
+    expect(balanceOf(state, bob, COLLATERAL)).toEqual({ available: 90_929_000, reserved: 0 });
+    expect(balanceOf(state, bob, YES)).toEqual({ available: 20_000_000, reserved: 0 });
     expect(state.orders.size).toBe(0);
+    expectConserved(state);
+  });
+
+  it('keeps the maker fee when the schedule charges makers', () => {
+    const state = newEngine({ ...fee, takerOnly: false });
+    fund(state, bob, '100');
+    fund(state, carol, '100');
+    split(state, carol.address, CONDITION, 50_000_000);
+    // 20 x 0.30 and a maker fee of 20 x 0.04 x 0.3 x 0.7 = 0.168.
+    const bid = placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.30', size: '20' }), 1);
+    expect(balanceOf(state, bob, COLLATERAL).reserved).toBe(6_168_000);
+    placeOrder(state, carol, anOrder(carol, { side: 'SELL', price: '0.30', size: '10' }), 2);
+    // Half of it bought: 3.00 and 0.084 of maker fee spent, the other half's 3.084 still reserved, and a
+    // quarter of carol's taker fee (the same 0.084) comes back as a rebate.
+    expect(balanceOf(state, bob, COLLATERAL)).toEqual({ available: 100_000_000 - 6_168_000 + 21_000, reserved: 3_084_000 });
+    expect(state.orders.get(bid.orderID)!.reserved).toBe(3_084_000);
+    expectConserved(state);
   });
 });
