@@ -217,6 +217,48 @@ describe('trading between two wallets through the gateway', () => {
     await expectBalanced();
   });
 
+  it("shows the operator an account and the journal of money moves, newest first, with filters", async () => {
+    const dave = new Trader(stack.base);
+    await stack.admin('POST', '/admin/deposits', { address: dave.address, amount: '7.25', reference: 'wire-dave-1' });
+    await stack.admin('POST', '/admin/deposits', { address: dave.address, amount: '0.75' });
+    await stack.admin('POST', '/admin/withdrawals', { address: dave.address, amount: '3', reference: 'payout-dave-1' });
+
+    const account = await stack.admin('GET', `/admin/accounts/${dave.address.toLowerCase()}`);
+    expect(await json(account)).toEqual({ address: dave.address, collateral: { available: '5', reserved: '0' }, positions: [] });
+
+    const moves = await json(await stack.admin('GET', `/admin/money-moves?address=${dave.address}`));
+    expect(moves.map((m: { kind: string; amount: string; reference: string | null }) => [m.kind, m.amount, m.reference])).toEqual([
+      ['withdrawal', '3', 'payout-dave-1'],
+      ['deposit', '0.75', null],
+      ['deposit', '7.25', 'wire-dave-1'],
+    ]);
+    expect(moves[2]).toEqual({
+      id: expect.stringMatching(/^\d+$/),
+      kind: 'deposit',
+      address: dave.address,
+      condition_id: null,
+      amount: '7.25',
+      payout: '0',
+      reference: 'wire-dave-1',
+      transaction_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+    const byReference = await json(await stack.admin('GET', '/admin/money-moves?kind=deposit&reference=wire-dave-1'));
+    expect(byReference.map((m: { id: string }) => m.id)).toEqual([moves[2].id]);
+    const page = await json(await stack.admin('GET', `/admin/money-moves?address=${dave.address}&limit=1&offset=1`));
+    expect(page.map((m: { id: string }) => m.id)).toEqual([moves[1].id]);
+    const splits = await json(await stack.admin('GET', `/admin/money-moves?kind=split&address=${alice.address}`));
+    expect(splits).toEqual([expect.objectContaining({ kind: 'split', condition_id: conditionId, amount: '50' })]);
+
+    for (const query of ['limit=0', 'limit=501', 'offset=-1', 'kind=gift', 'address=0x12', 'reference=two%20words']) {
+      const refused = await stack.admin('GET', `/admin/money-moves?${query}`);
+      expect(refused.status).toBe(400);
+      expect(await json(refused)).toMatchObject({ code: 'invalid_request' });
+    }
+    expect((await stack.admin('GET', '/admin/accounts/0x12')).status).toBe(400);
+    expect((await fetch(`${stack.base}/admin/money-moves`)).status).toBe(401);
+  });
+
   it('refuses unsigned, stale and malformed requests with 401 or 400 and the error body', async () => {
     const anonymous = await fetch(`${stack.base}/order`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(anonymous.status).toBe(401);

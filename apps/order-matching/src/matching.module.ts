@@ -5,6 +5,7 @@ import { EngineService, FATAL_HANDLER, type FatalHandler } from './engine-host/e
 import { HeartbeatsService } from './heartbeats/heartbeats.service';
 import { CatalogConsumer } from './markets/catalog-consumer.service';
 import { MoneyController } from './money/money.controller';
+import { MoneyJournalService } from './money/money-journal.service';
 import { MoneyService } from './money/money.service';
 import { OrdersController } from './orders/orders.controller';
 import { OrdersService } from './orders/orders.service';
@@ -29,6 +30,7 @@ export class MatchingModule {
         QueriesService,
         ReadModelSources,
         MoneyService,
+        MoneyJournalService,
       ],
     };
   }

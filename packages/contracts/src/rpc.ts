@@ -31,6 +31,7 @@ import {
   type SamplingMarket,
 } from './clob/markets';
 import {
+  accountRequest,
   balanceRequest,
   cancelAllRequest,
   cancelMarketRequest,
@@ -40,6 +41,7 @@ import {
   listOrdersRequest,
   listTradesRequest,
   moneyMoveRequest,
+  moneyMovesRequest,
   placeOrdersRequest,
   postOnlyModeRequest,
   redeemRequest,
@@ -47,7 +49,7 @@ import {
   splitMergeRequest,
 } from './trading/requests';
 import { bookSnapshotsRequest, tradeHistoryRequest, type BookSnapshotsPage, type TradeHistoryPage } from './trading/read-model-sources';
-import type { AccountBalances, BalanceAllowance, CancelResult, MoneyMoveResult, OpenOrder, OrderResult, Page, Trade } from './trading/resources';
+import type { AccountBalances, BalanceAllowance, CancelResult, MoneyMoveRecord, MoneyMoveResult, OpenOrder, OrderResult, Page, Trade } from './trading/resources';
 import type {
   CatalogEvent,
   CatalogEventListItem,
@@ -129,6 +131,8 @@ export const rpcContract = {
   'matching.admin.resolve.v1': { request: resolveRequest, response: {} as { conditionId: string; winningOutcome: number; canceled: number } },
   'matching.admin.post-only.v1': { request: postOnlyModeRequest, response: {} as { enabled: boolean; until: string | null } },
   'matching.admin.audit.v1': { request: empty, response: {} as LedgerAudit },
+  'matching.admin.account.v1': { request: accountRequest, response: {} as AccountBalances },
+  'matching.admin.money-moves.v1': { request: moneyMovesRequest, response: {} as MoneyMoveRecord[] },
 } as const;
 
 export type RpcSubject = keyof typeof rpcContract;

@@ -1,7 +1,6 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { Forwarder } from '../http/forwarder.service';
-
-type QueryString = Record<string, string | string[]>;
+import type { QueryString } from '../http/query-string';
 
 @Controller('events')
 export class EventsController {

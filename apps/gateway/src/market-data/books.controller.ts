@@ -1,7 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { Forwarder } from '../http/forwarder.service';
-
-type QueryString = Record<string, string | string[]>;
+import type { QueryString } from '../http/query-string';
 
 /**
  * Books and prices (market-data): answered from its in-memory books; price history from its database.

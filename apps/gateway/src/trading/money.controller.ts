@@ -1,10 +1,11 @@
-import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { AdminTokenGuard } from '../admin/admin-token.guard';
 import { OrdersService } from './orders.service';
+import type { QueryString } from '../http/query-string';
 
 type Json = Record<string, unknown> | undefined;
 
-/** The operator's money moves and market resolution (no chain: the exchange's own ledger). */
+/** The operator's money moves, its view of accounts and of the journal, and market resolution (no chain: the exchange's own ledger). */
 @Controller('admin')
 @UseGuards(AdminTokenGuard)
 export class MoneyAdminController {
@@ -32,6 +33,16 @@ export class MoneyAdminController {
   @HttpCode(200)
   postOnly(@Body() body: Json) {
     return this.orders.forward('matching.admin.post-only.v1', body);
+  }
+
+  @Get('accounts/:address')
+  account(@Param('address') address: string) {
+    return this.orders.forward('matching.admin.account.v1', { address });
+  }
+
+  @Get('money-moves')
+  moneyMoves(@Query() query: QueryString) {
+    return this.orders.forward('matching.admin.money-moves.v1', query);
   }
 
   @Get('ledger/audit')

@@ -3,8 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { ApiCaller } from '../auth/api-caller';
 import { L2AuthGuard } from '../auth/l2-auth.guard';
 import { OrdersService } from './orders.service';
-
-type QueryString = Record<string, string | string[]>;
+import type { QueryString } from '../http/query-string';
 
 /** Trading routes of the CLOB surface; every one needs L2 authentication. */
 @Controller()

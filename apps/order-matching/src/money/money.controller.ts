@@ -1,11 +1,15 @@
 import { Controller } from '@nestjs/common';
-import type { MoneyMoveRequest, PostOnlyModeRequest, RedeemRequest, ResolveRequest, RpcRequest, SplitMergeRequest } from '@exchange/contracts';
+import type { AccountRequest, MoneyMoveRequest, MoneyMovesRequest, PostOnlyModeRequest, RedeemRequest, ResolveRequest, RpcRequest, SplitMergeRequest } from '@exchange/contracts';
 import { RpcRoute } from '@exchange/service-kit';
+import { MoneyJournalService } from './money-journal.service';
 import { MoneyService } from './money.service';
 
 @Controller()
 export class MoneyController {
-  constructor(private readonly money: MoneyService) {}
+  constructor(
+    private readonly money: MoneyService,
+    private readonly journal: MoneyJournalService,
+  ) {}
 
   @RpcRoute('matching.admin.deposit.v1')
   deposit(request: MoneyMoveRequest) {
@@ -40,6 +44,16 @@ export class MoneyController {
   @RpcRoute('matching.admin.post-only.v1')
   async postOnly(request: PostOnlyModeRequest) {
     return this.money.postOnly(request);
+  }
+
+  @RpcRoute('matching.admin.account.v1')
+  account(request: AccountRequest) {
+    return this.money.account(request);
+  }
+
+  @RpcRoute('matching.admin.money-moves.v1')
+  moneyMoves(request: MoneyMovesRequest) {
+    return this.journal.list(request);
   }
 
   @RpcRoute('matching.admin.audit.v1')

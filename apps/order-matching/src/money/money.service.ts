@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   fail,
+  type AccountRequest,
   formatUnits,
   ok,
   type AccountBalances,
@@ -64,6 +65,12 @@ export class MoneyService {
     const until = request.enabled ? Date.now() + request.retryAfterSeconds * 1000 : 0;
     this.engine.state.postOnlyUntil = until;
     return ok({ enabled: request.enabled, until: until ? new Date(until).toISOString() : null });
+  }
+
+  /** An account as the journal has it: read after a commit, like a command, so nothing uncommitted shows. */
+  async account(request: AccountRequest): Promise<Reply<AccountBalances>> {
+    const { value } = await this.engine.run(() => this.balances(request.address.toLowerCase()));
+    return ok(value);
   }
 
   audit(): Reply<LedgerAudit> {

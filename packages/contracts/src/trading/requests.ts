@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { addressSchema, conditionIdSchema, TOKEN_ID_PATTERN } from '../common/identifiers';
 import { parseUnits } from '../common/decimal';
-import { queryInt } from '../common/query';
+import { INT32_MAX, queryInt } from '../common/query';
 import { MAX_BATCH_ORDERS, MAX_CANCEL_IDS, orderSubmission } from './order-submission';
 
 /** Who is calling, as the gateway authenticated it (L2): the API key and the address it belongs to. */
@@ -119,6 +119,22 @@ export const moneyReferenceSchema = z
 
 export const moneyMoveRequest = z.object({ address: addressSchema, amount: amountSchema, reference: moneyReferenceSchema.optional() });
 export type MoneyMoveRequest = z.output<typeof moneyMoveRequest>;
+
+/** The operator's view of one account. */
+export const accountRequest = z.object({ address: addressSchema });
+export type AccountRequest = z.output<typeof accountRequest>;
+
+export const MONEY_MOVE_KINDS = ['deposit', 'withdrawal', 'split', 'merge', 'redeem'] as const;
+
+/** The operator's list of money moves, newest first, by limit and offset like the catalog's lists. */
+export const moneyMovesRequest = z.object({
+  address: addressSchema.optional(),
+  kind: z.enum(MONEY_MOVE_KINDS, { error: `kind must be one of ${MONEY_MOVE_KINDS.join(', ')}` }).optional(),
+  reference: moneyReferenceSchema.optional(),
+  limit: queryInt('limit', 1, 500).default(100),
+  offset: queryInt('offset', 0, INT32_MAX).default(0),
+});
+export type MoneyMovesRequest = z.output<typeof moneyMovesRequest>;
 
 export const splitMergeRequest = z.object({ caller, conditionId: conditionIdSchema, amount: amountSchema });
 export type SplitMergeRequest = z.output<typeof splitMergeRequest>;

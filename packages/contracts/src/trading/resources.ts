@@ -97,6 +97,23 @@ export interface AccountBalances {
   positions: { token_id: string; available: string; reserved: string }[];
 }
 
+/** One line of the money-move journal, for the operator. Amounts are decimal strings. */
+export interface MoneyMoveRecord {
+  id: string;
+  kind: 'deposit' | 'withdrawal' | 'split' | 'merge' | 'redeem';
+  address: string;
+  /** The market of a split, merge or redemption; null for deposits and withdrawals. */
+  condition_id: string | null;
+  /** Collateral moved; for a redemption, the shares burned (both outcomes). */
+  amount: string;
+  /** For a redemption: the collateral paid out; otherwise "0". */
+  payout: string;
+  reference: string | null;
+  /** The commit (group of commands) it was journaled in: the `transaction_hash` of that commit's trades. */
+  transaction_hash: string;
+  created_at: string;
+}
+
 /** A deposit or withdrawal: the account after it, and whether its reference had been applied before. */
 export interface MoneyMoveResult extends AccountBalances {
   reference: string | null;

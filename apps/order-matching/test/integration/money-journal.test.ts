@@ -5,7 +5,7 @@ import { startMatching, type MatchingUnderTest } from '../support/matching-harne
 
 const alice = traderOf(1);
 
-describe('references of deposits and withdrawals, journaled', () => {
+describe('deposits and withdrawals, journaled and listed for the operator', () => {
   let om: MatchingUnderTest;
 
   beforeAll(async () => {
@@ -30,6 +30,14 @@ describe('references of deposits and withdrawals, journaled', () => {
     });
     expect(await om.request('matching.admin.deposit.v1', { ...deposit, amount: '12.6' })).toMatchObject({ ok: false, status: 409, body: { code: 'conflict' } });
     expect(audit(om.engine().state)).toMatchObject({ deposits: 12_500_000, withdrawals: 2_500_000, balanced: true });
+
+    const listed = await om.data('matching.admin.money-moves.v1', { address: alice.address });
+    expect(listed.map((m) => [m.kind, m.amount, m.reference])).toEqual([
+      ['withdrawal', '2.5', 'payout-1'],
+      ['deposit', '12.5', '0xfeed-transfer-1'],
+    ]);
+    expect(await om.data('matching.admin.money-moves.v1', { kind: 'deposit', reference: 'payout-1' })).toEqual([]);
+    expect(await om.data('matching.admin.account.v1', { address: alice.address })).toMatchObject({ collateral: { available: '10', reserved: '0' } });
 
     const pool = new Pool({ connectionString: om.databaseUrl });
     const rows = await pool.query('SELECT kind, reference, amount::text FROM money_moves ORDER BY id');
