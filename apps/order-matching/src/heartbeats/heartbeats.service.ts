@@ -1,22 +1,26 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { fail, ok, type HeartbeatRequest, type Reply } from '@exchange/contracts';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { fail, ok, type Caller, type HeartbeatRequest, type Reply } from '@exchange/contracts';
 import { MATCHING_ENV, type MatchingEnv } from '../config';
-import { cancelWhere } from '../engine/cancel-orders';
+import { callerOrders, cancelWhere } from '../engine/cancel-orders';
 import { EngineService } from '../engine-host/engine.service';
 
 interface Session {
   id: string;
+  caller: Caller;
   lastBeat: number;
 }
 
 /**
- * Cancel on disconnect (UPSTREAM.md): once a key sent a heartbeat, it must keep sending them; when
- * none arrives for HEARTBEAT_TIMEOUT_SECONDS, all its open orders are cancelled and the session ends.
- * Sessions live in memory: after a restart the exchange is in post-only mode and clients start anew.
+ * Cancel on disconnect (UPSTREAM.md, ARCHITECTURE.md): once a key sent a heartbeat, it must keep sending
+ * them; when none arrives for HEARTBEAT_TIMEOUT_SECONDS, all its account's open orders are cancelled and
+ * the session ends. Beats are counted in memory; the sessions themselves are journaled when they start
+ * and end, so that after a restart a client that died meanwhile still has its orders cancelled (its
+ * clock starts again at the restart), and one that lives on beats on with the same id.
  */
 @Injectable()
 export class HeartbeatsService implements OnModuleInit {
+  private readonly logger = new Logger(HeartbeatsService.name);
   private readonly sessions = new Map<string, Session>();
 
   constructor(
@@ -24,26 +28,42 @@ export class HeartbeatsService implements OnModuleInit {
     @Inject(MATCHING_ENV) private readonly env: MatchingEnv,
   ) {}
 
-  onModuleInit(): void {
-    this.engine.onTick((now) => {
+  async onModuleInit(): Promise<void> {
+    const stored = await this.engine.pool.query<{ api_key: string; address: string; id: string }>('SELECT api_key, address, id FROM heartbeat_sessions');
+    const now = Date.now();
+    for (const row of stored.rows) this.sessions.set(row.api_key, { id: row.id, caller: { apiKey: row.api_key, address: row.address }, lastBeat: now });
+    this.engine.onTick((at) => {
       for (const [apiKey, session] of this.sessions) {
-        if (now - session.lastBeat < this.env.HEARTBEAT_TIMEOUT_SECONDS * 1000) continue;
-        this.sessions.delete(apiKey);
-        // Only the silent key's orders: another key of the address may run a session of its own.
-        void this.engine.run((state, at) => cancelWhere(state, state.byOwner.of(apiKey), () => true, at));
+        if (at - session.lastBeat < this.env.HEARTBEAT_TIMEOUT_SECONDS * 1000) continue;
+        this.end(apiKey, session).catch((error) => this.logger.warn(`ending the heartbeat session of ${apiKey} failed: ${String(error)}`));
       }
     });
   }
 
-  beat(request: HeartbeatRequest): Reply<{ heartbeat_id: string }> {
+  async beat(request: HeartbeatRequest): Promise<Reply<{ heartbeat_id: string }>> {
     const { apiKey } = request.caller;
     const session = this.sessions.get(apiKey);
     if (session && request.heartbeat_id !== '' && request.heartbeat_id !== session.id) {
       return fail('invalid_request', `Invalid heartbeat id; the current id is ${session.id}`);
     }
-    const next = session && request.heartbeat_id === session.id ? session : { id: randomUUID(), lastBeat: 0 };
-    next.lastBeat = Date.now();
-    this.sessions.set(apiKey, next);
-    return ok({ heartbeat_id: next.id });
+    if (session && request.heartbeat_id === session.id) {
+      session.lastBeat = Date.now();
+      return ok({ heartbeat_id: session.id });
+    }
+    const started: Session = { id: randomUUID(), caller: request.caller, lastBeat: Date.now() };
+    this.sessions.set(apiKey, started);
+    await this.engine.pool.query(
+      `INSERT INTO heartbeat_sessions (api_key, address, id) VALUES ($1, $2, $3)
+       ON CONFLICT (api_key) DO UPDATE SET address = EXCLUDED.address, id = EXCLUDED.id, started_at = now()`,
+      [apiKey, request.caller.address.toLowerCase(), started.id],
+    );
+    return ok({ heartbeat_id: started.id });
+  }
+
+  private async end(apiKey: string, session: Session): Promise<void> {
+    this.sessions.delete(apiKey);
+    await this.engine.run((state, at) => cancelWhere(state, callerOrders(state, session.caller), () => true, at));
+    // By id: the key may have started a new session meanwhile.
+    await this.engine.pool.query('DELETE FROM heartbeat_sessions WHERE api_key = $1 AND id = $2', [apiKey, session.id]);
   }
 }

@@ -1,0 +1,78 @@
+import type { OrderResult } from '@exchange/contracts';
+import { anOrder, traderOf } from '../support/engine-fixture';
+import { aMarketSnapshot, startMatching, type MatchingUnderTest } from '../support/matching-harness';
+
+const CONDITION = `0x${'cd'.repeat(32)}`;
+const YES = '501';
+const alice = traderOf(1);
+const aliceSecondKey = { ...alice, apiKey: 'key-1-second' };
+const bob = traderOf(2);
+const carol = traderOf(3);
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('cancel on disconnect, on real PostgreSQL and NATS', () => {
+  let om: MatchingUnderTest;
+
+  beforeAll(async () => {
+    om = await startMatching({ HEARTBEAT_TIMEOUT_SECONDS: '1' });
+    await om.publishMarket(aMarketSnapshot(CONDITION, [YES, '502']));
+    for (const trader of [alice, bob, carol]) await om.data('matching.admin.deposit.v1', { address: trader.address, amount: '100' });
+  });
+  afterAll(() => om.stop());
+
+  const rest = async (trader: typeof alice): Promise<string> => {
+    const [[result]] = (await om.data('matching.orders.place.v1', {
+      placements: [{ caller: trader, orders: [anOrder(trader, { token: YES, side: 'BUY', price: '0.20', size: '5' })] }],
+    })) as OrderResult[][];
+    expect(result).toMatchObject({ success: true, status: 'live' });
+    return result!.orderID;
+  };
+  const live = (id: string) => om.engine().state.orders.has(id);
+  const beat = (trader: typeof alice, heartbeat_id: string) => om.request('matching.heartbeat.v1', { caller: trader, heartbeat_id });
+  /** Waits until `done` holds, for at most 8 s (a tick a second, timeouts of 1 or 2 s). */
+  const eventually = async (done: () => boolean) => {
+    for (let i = 0; i < 80 && !done(); i++) await sleep(100);
+    return done();
+  };
+
+  it('keeps the account\'s orders while beats arrive, and cancels all of them, and only them, once they stop', async () => {
+    const first = await rest(alice);
+    const second = await rest(aliceSecondKey);
+    const bobs = await rest(bob);
+    const started = await beat(alice, '');
+    expect(started).toMatchObject({ ok: true, data: { heartbeat_id: expect.any(String) } });
+    const id = started.ok ? started.data.heartbeat_id : '';
+    expect(await beat(alice, 'not-the-id')).toMatchObject({ ok: false, status: 400, body: { error: `Invalid heartbeat id; the current id is ${id}` } });
+    for (let i = 0; i < 6; i++) {
+      await sleep(400);
+      expect(await beat(alice, id)).toEqual({ ok: true, data: { heartbeat_id: id } });
+    }
+    expect([live(first), live(second)]).toEqual([true, true]);
+
+    expect(await eventually(() => !live(first) && !live(second))).toBe(true);
+    expect(live(bobs)).toBe(true);
+  });
+
+  it('survives a restart: a client that died meanwhile loses its orders, one that beats on keeps them', async () => {
+    const bobs = await rest(bob);
+    const carols = await rest(carol);
+    const bobBeat = await beat(bob, '');
+    const carolBeat = await beat(carol, '');
+    const carolId = carolBeat.ok ? carolBeat.data.heartbeat_id : '';
+    expect(bobBeat.ok && carolId).toBeTruthy();
+
+    // 2 s: the first beat after the restart must come within the timeout even on a slow machine.
+    await om.restart({ HEARTBEAT_TIMEOUT_SECONDS: '2' });
+    expect(await beat(carol, carolId)).toEqual({ ok: true, data: { heartbeat_id: carolId } });
+    const carolBeats = setInterval(() => void beat(carol, carolId), 300);
+    try {
+      expect(await eventually(() => !live(bobs))).toBe(true);
+      expect(live(carols)).toBe(true);
+      expect(await beat(carol, carolId)).toEqual({ ok: true, data: { heartbeat_id: carolId } });
+    } finally {
+      clearInterval(carolBeats);
+    }
+    expect(await eventually(() => !live(carols))).toBe(true);
+  });
+});
