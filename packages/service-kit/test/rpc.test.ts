@@ -1,5 +1,6 @@
 import { Controller, Module, type INestApplication } from '@nestjs/common';
 import { connect, type NatsConnection } from 'nats';
+import { Pool } from 'pg';
 import { fail, ok, type ListTagsRequest, type Reply, type Tag } from '@exchange/contracts';
 import { deleteStreams, TEST_NATS_URL, testPrefix } from '@exchange/testing';
 import { bootstrapService } from '../src/bootstrap/bootstrap-service';
@@ -18,6 +19,8 @@ class TagsTestController {
   async list(request: ListTagsRequest): Promise<Reply<Tag[]>> {
     seen.push({ request, requestId: currentRequestId() });
     if (request.offset === 13) throw new Error('unexpected failure');
+    // A query on a database that is not there, as during a restart of PostgreSQL.
+    if (request.offset === 5432) await new Pool({ connectionString: 'postgresql://postgres@127.0.0.1:1/none', max: 1 }).query('SELECT 1');
     if (request.offset === 7) return fail('tag_not_found', 'no tags there');
     return ok([]);
   }
@@ -61,6 +64,14 @@ describe('request/reply over real NATS with the Nest transport', () => {
   it('passes a coded rejection through and turns an exception into a 500 reply', async () => {
     expect(await rpc.request('catalog.tags.list.v1', { offset: 7 })).toEqual(fail('tag_not_found', 'no tags there'));
     expect(await rpc.request('catalog.tags.list.v1', { offset: 13 })).toEqual(fail('internal_error', 'internal error'));
+  });
+
+  it('answers 503 with a retry when the handler could not reach its database', async () => {
+    expect(await rpc.request('catalog.tags.list.v1', { offset: 5432 })).toEqual({
+      ok: false,
+      status: 503,
+      body: { error: 'the database is unavailable; retry shortly', code: 'service_unavailable', retry_after_seconds: 1 },
+    });
   });
 
   it('reports a subject nobody serves as 503 at once', async () => {

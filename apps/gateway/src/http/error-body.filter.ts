@@ -1,6 +1,7 @@
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { fail, type Failure } from '@exchange/contracts';
+import { databaseUnavailable, isDatabaseUnavailable } from '@exchange/service-kit';
 import { ApiError } from './api-error';
 
 const logger = new Logger('Errors');
@@ -24,6 +25,11 @@ export function toFailure(exception: unknown): Failure {
     }
     if (fastifyError.code?.startsWith('FST_ERR_CTP')) return fail('invalid_json', 'request body is not valid JSON');
     return fail('invalid_request', fastifyError.message ?? 'bad request');
+  }
+  // The gateway's own database (API keys): down is a 503 to retry, not a fault.
+  if (isDatabaseUnavailable(exception)) {
+    logger.warn(`the database is unavailable: ${exception instanceof Error ? exception.message : String(exception)}`);
+    return databaseUnavailable();
   }
   logger.error(exception instanceof Error ? exception : String(exception), 'unhandled error');
   return fail('internal_error', 'internal error');

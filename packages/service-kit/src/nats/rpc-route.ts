@@ -12,12 +12,15 @@ import {
 
 type Handler<S extends RpcSubject> = (request: RpcRequest<S>) => Promise<Reply<RpcResponse<S>>>;
 
+import { databaseUnavailable, isDatabaseUnavailable } from '../database/unavailable';
+
 const logger = new Logger('RpcRoute');
 
 /**
  * Binds a controller method to a contract subject: the payload is validated against the contract's
- * schema on receipt (400 on failure) and an unexpected exception becomes a logged 500 reply instead of
- * a transport error, so the gateway always receives a Reply.
+ * schema on receipt (400 on failure), a database that cannot be reached becomes a 503 to retry, and
+ * any other exception a logged 500 reply instead of a transport error, so the gateway always receives
+ * a Reply.
  */
 export function RpcRoute<S extends RpcSubject>(subject: S) {
   return (target: object, key: string | symbol, descriptor: TypedPropertyDescriptor<Handler<S>>) => {
@@ -29,6 +32,10 @@ export function RpcRoute<S extends RpcSubject>(subject: S) {
       try {
         return await original.call(this, parsed.data as RpcRequest<S>);
       } catch (error) {
+        if (isDatabaseUnavailable(error)) {
+          logger.warn(`${subject}: the database is unavailable (${error instanceof Error ? error.message : String(error)})`);
+          return databaseUnavailable();
+        }
         logger.error(error instanceof Error ? error : String(error), `${subject} failed`);
         return fail('internal_error', 'internal error');
       }
