@@ -14,7 +14,8 @@ export interface PriceRow {
 const INSERT_PRICES = `
   INSERT INTO price_history (trade_id, condition_id, time_ms, price, stream_seq)
   SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::int[], $5::bigint[])
-  ON CONFLICT (trade_id) DO NOTHING`;
+  ON CONFLICT (trade_id) DO UPDATE SET price = EXCLUDED.price, stream_seq = EXCLUDED.stream_seq
+  WHERE price_history.stream_seq < EXCLUDED.stream_seq`;
 
 /** The price_history table: one row per trade, in the YES token's terms. */
 @Injectable()
@@ -22,12 +23,19 @@ export class PriceHistoryRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   /**
-   * Idempotent: a trade already recorded (a redelivered event) is skipped. One prepared statement over
-   * arrays, on the pg pool under Prisma (PrismaService): `createMany` ran in a transaction of its own,
-   * three round trips per batch of trades, and `$executeRaw` went through Prisma's query path.
+   * One row per trade id, at the price of its latest event: a trade of more than 500 makers comes as
+   * several events (slices) with the same id, and only the last slice's last fill is the trade's price
+   * (the first slice used to win). A redelivered event, not later than the row's, changes nothing.
+   * One prepared statement over arrays, on the pg pool under Prisma (PrismaService): `createMany` ran
+   * in a transaction of its own, three round trips per batch of trades, and `$executeRaw` went through
+   * Prisma's query path.
    */
-  async insert(rows: PriceRow[]): Promise<void> {
-    if (rows.length === 0) return;
+  async insert(given: PriceRow[]): Promise<void> {
+    if (given.length === 0) return;
+    // The statement may not update a row twice: slices of one trade in the same flush become one row.
+    const latest = new Map<string, PriceRow>();
+    for (const row of given) if ((latest.get(row.tradeId)?.streamSeq ?? -1) < row.streamSeq) latest.set(row.tradeId, row);
+    const rows = latest.size === given.length ? given : [...latest.values()];
     await this.prisma.pool.query({
       name: 'price-history-insert',
       text: INSERT_PRICES,

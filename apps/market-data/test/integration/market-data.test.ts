@@ -322,4 +322,46 @@ describe('market-data (real PostgreSQL, Redis, NATS and JetStream)', () => {
       await db.end();
     }
   });
+
+  it('records a trade of more than 500 makers, sent as slices with one id, at its last fill\'s price', async () => {
+    const big = aMarketSnapshot();
+    await md.publishMarket(big);
+    await until(async () => ((await md.request('marketdata.markets.get.v1', { condition_id: big.conditionId })).ok ? true : undefined));
+    const [bigYes] = big.tokenIds;
+    const slice = (id: string, price: string, matchTime: number) =>
+      aTrade({
+        id,
+        conditionId: big.conditionId,
+        tokenId: bigYes!,
+        price: u('0.6'),
+        matchTime,
+        makers: [{ orderId: `m-${price}`, maker: '0x2', tokenId: bigYes!, side: 'SELL', size: u('5'), price: u(price), fee: '0', rebate: '0' }],
+      });
+    const now = Date.now();
+    // Both slices in one message (one flush), and a trade whose slices come in two messages.
+    await md.publishBatch([
+      { type: 'trade', data: slice('big-1', '0.5', now - 60_000) },
+      { type: 'trade', data: slice('big-1', '0.6', now - 60_000) },
+    ]);
+    await md.publishTrade(slice('big-2', '0.55', now));
+    await md.publishTrade(slice('big-2', '0.7', now));
+    const db = new Client({ connectionString: md.databaseUrl });
+    await db.connect();
+    const prices = async () =>
+      (await db.query<{ trade_id: string; price: number }>('SELECT trade_id, price FROM price_history WHERE condition_id = $1 ORDER BY trade_id', [big.conditionId])).rows;
+    const recorded = async (count: number, last: number) => {
+      const rows = await prices();
+      return rows.length === count && rows.at(-1)!.price === last ? rows : undefined;
+    };
+    try {
+      expect(await until(() => recorded(2, 700_000))).toEqual([
+        { trade_id: 'big-1', price: 600_000 },
+        { trade_id: 'big-2', price: 700_000 },
+      ]);
+      const history = await md.data('marketdata.prices-history.v1', { market: bigYes, startTs: String(Math.floor(now / 1000) - 120), fidelity: '1' });
+      expect(history.history.map((point) => point.p)).toContain(0.6);
+    } finally {
+      await db.end();
+    }
+  });
 });
