@@ -1,5 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
+import { ApiError } from '../http/api-error';
+import { toFailure } from '../http/error-body.filter';
 import { serveInLane, type AccessLog, type Lane } from '../http/lane';
 import { pathOf } from '../http/path-of';
 import type { RateLimiter } from '../rate-limits/rate-limiter';
@@ -26,10 +28,14 @@ export function hotLane(hot: HotMetadata, limiter: RateLimiter, accessLog: Acces
     ['/neg-risk', (p) => hot.negRisk(p)],
     ['/fee-rate', (p) => hot.feeRate(p)],
   ]);
-  // Limited by client address first, as on Fastify's routes.
+  // Limited by client address first, as on Fastify's routes; the limit's headers go on a refusal too.
   const ok = (request: IncomingMessage, path: string, answer: () => Promise<unknown>) => async () => {
     const headers = await limiter.admitPublic(request, request.method!, path);
-    return { status: 200, body: await answer(), headers };
+    try {
+      return { status: 200, body: await answer(), headers };
+    } catch (error) {
+      throw new ApiError(toFailure(error), headers);
+    }
   };
 
   return (request, response) => {

@@ -55,6 +55,10 @@ describe('rate limits', () => {
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push((await from('198.51.100.9', '/book?token_id=1')).status);
     expect(statuses).toEqual([503, 503, 429]);
+    // A read the lane could not answer (here 503: no market-data behind) still says where the limit stands.
+    const unanswered = await from('198.51.100.10', '/tick-size/1');
+    expect(unanswered.status).toBe(503);
+    expect(limitHeaders(unanswered).slice(0, 2)).toEqual(['50', '49']);
     const refused = await from('198.51.100.9', '/book?token_id=1', { method: 'HEAD' });
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('5');
