@@ -10,7 +10,7 @@ import { EngineState } from '../engine/engine-state';
 import { GroupCommit } from '../journal/group-commit';
 import { journalConnection } from '../journal/journal-connection';
 import { loadState } from '../journal/state-loader';
-import { uuidV7 } from '../journal/time-ordered-ids';
+import { UuidV7Source } from '../journal/time-ordered-ids';
 import { MatchingOutboxStore } from './matching-outbox';
 
 export const FATAL_HANDLER = Symbol('FATAL_HANDLER');
@@ -39,7 +39,8 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     @Inject(FATAL_HANDLER) onFatal: FatalHandler,
   ) {
-    this.state = new EngineState({ feeAccount: env.FEE_ACCOUNT, newId: () => uuidV7() });
+    const tradeIds = new UuidV7Source();
+    this.state = new EngineState({ feeAccount: env.FEE_ACCOUNT, newId: () => tradeIds.next() });
     this.pool = pgPool('queries', { connectionString: env.DATABASE_URL, max: env.DB_POOL_SIZE });
     this.journal = journalConnection(env.DATABASE_URL);
     this.commits = new GroupCommit(this.journal, onFatal);
