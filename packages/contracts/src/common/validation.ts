@@ -2,7 +2,11 @@ import type { z } from 'zod';
 
 /** One readable sentence for a failed validation, naming the offending field. */
 export function describeIssues(error: z.ZodError): string {
+  // Zod 4 still runs a length check on a value of the wrong type ("at most 20" of a string): once a
+  // field has the wrong type, that is all there is to say about it.
+  const mistyped = new Set(error.issues.filter((issue) => issue.code === 'invalid_type').map((issue) => issue.path.join('.')));
   return error.issues
+    .filter((issue) => issue.code === 'invalid_type' || !mistyped.has(issue.path.join('.')))
     .slice(0, 3)
     .map((issue) => {
       const path = issue.path.map(String).join('.');
