@@ -9,6 +9,8 @@ const logger = new Logger('Errors');
 /** Maps anything thrown while serving a request to a status and the error body of SPEC.md. */
 export function toFailure(exception: unknown): Failure {
   if (exception instanceof ApiError) return exception.failure;
+  // decodeURIComponent of a path or query the client encoded badly (`%ZZ`).
+  if (exception instanceof URIError) return fail('invalid_request', 'malformed path');
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
     if (status === 404) return fail('route_not_found', 'no such route');

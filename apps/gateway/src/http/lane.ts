@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { fail, type Failure } from '@exchange/contracts';
 import { requestContext } from '@exchange/service-kit';
 import { headersOf, toFailure } from './error-body.filter';
 import { requestIdOf } from './fastify-setup';
@@ -50,7 +49,7 @@ export async function serveInLane(
   try {
     result = await requestContext.run({ requestId }, answer);
   } catch (error) {
-    const failure: Failure = error instanceof URIError ? fail('invalid_request', 'malformed path') : toFailure(error);
+    const failure = toFailure(error);
     result = { status: failure.status, body: failure.body, retryAfterSeconds: failure.body.retry_after_seconds, headers: headersOf(error) };
   }
   const body = typeof result.body === 'string' ? result.body : JSON.stringify(result.body);
