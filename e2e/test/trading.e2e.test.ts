@@ -13,6 +13,7 @@ describe('trading between two wallets through the gateway', () => {
   let alice: Trader;
   let bob: Trader;
   let conditionId: string;
+  let marketId: string;
   let yes: string;
   let no: string;
 
@@ -51,6 +52,7 @@ describe('trading between two wallets through the gateway', () => {
     expect(created.status).toBe(201);
     const market = (await json(created)).markets[0];
     conditionId = market.conditionId;
+    marketId = market.id;
     [yes, no] = JSON.parse(market.clobTokenIds);
     alice = new Trader(stack.base);
     bob = new Trader(stack.base);
@@ -190,6 +192,23 @@ describe('trading between two wallets through the gateway', () => {
 
     const late = await alice.request('POST', '/order', await alice.order({ tokenId: yes, side: 'BUY', shares: u('5'), collateral: u('2.5') }));
     expect(late).toMatchObject({ status: 400, body: { success: false, code: 'MARKET_NOT_READY' } });
+
+    // One market, one state: the catalog form learns of the resolution too (through the MATCHING stream),
+    // and the event closes with its only market.
+    const catalogForm = async () => {
+      for (const until = Date.now() + 5_000; ; await new Promise((r) => setTimeout(r, 100))) {
+        const [market, event] = await Promise.all([
+          json(await fetch(`${stack.base}/markets/${marketId}`)),
+          json(await fetch(`${stack.base}/events/slug/rain-lisbon-friday`)),
+        ]);
+        if ((market.closed && event.closed) || Date.now() > until) return { market, event };
+      }
+    };
+    const { market, event } = await catalogForm();
+    expect(market).toMatchObject({ id: marketId, conditionId, closed: true, active: true });
+    expect(event).toMatchObject({ closed: true, active: true, markets: [expect.objectContaining({ conditionId, closed: true })] });
+    const closedEvents = await json(await fetch(`${stack.base}/events?closed=true&slug=rain-lisbon-friday`));
+    expect(closedEvents.map((e: { slug: string }) => e.slug)).toEqual(['rain-lisbon-friday']);
 
     expect((await stack.admin('POST', '/admin/withdrawals', { address: bob.address, amount: '200' })).status).toBe(400);
     expect((await stack.admin('POST', '/admin/withdrawals', { address: bob.address, amount: '103.904' })).status).toBe(200);

@@ -14,6 +14,8 @@ import { MarketRepository } from './markets/market.repository';
 import { MarketsController } from './markets/markets.controller';
 import { CatalogOutbox } from './outbox/catalog-outbox';
 import { PrismaService } from './prisma/prisma.service';
+import { ResolutionConsumer } from './resolutions/resolution-consumer.service';
+import { ResolutionWriter } from './resolutions/resolution-writer';
 import { SearchController } from './search/search.controller';
 import { SearchService } from './search/search.service';
 import { SiteRepository } from './sites/site.repository';
@@ -46,6 +48,8 @@ export class CatalogModule {
         AdminEventsService,
         ImportService,
         DemoLoader,
+        ResolutionWriter,
+        ResolutionConsumer,
       ],
       exports: [ImportService],
     };

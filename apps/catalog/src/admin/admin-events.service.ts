@@ -12,13 +12,11 @@ import {
 import { EventRepository } from '../events/event.repository';
 import { marketKey } from '../markets/market.repository';
 import { CatalogOutbox } from '../outbox/catalog-outbox';
-import { eventSnapshot, marketSnapshot } from '../outbox/snapshots';
 import { presentEvent, presentMarket } from '../presenters/catalog.presenter';
 import { PrismaService } from '../prisma/prisma.service';
 import { inTransaction } from '../prisma/transaction';
 import { EventWriter } from './event-writer';
-
-const eventForSnapshot = { tags: { include: { tag: true } } } as const;
+import { writeEventFlags, writeMarketFlags } from './flag-writes';
 
 /** The operator's writes: create events with markets, and move the active/closed/archived flags. */
 @Injectable()
@@ -41,14 +39,7 @@ export class AdminEventsService {
   async patchEvent({ id, body }: PatchEventRequest): Promise<Reply<CatalogEvent>> {
     const done = await inTransaction(this.prisma, async (tx) => {
       if (!(await tx.event.findUnique({ where: { id } }))) return fail('event_not_found', `event ${id} not found`);
-      const event = await tx.event.update({ where: { id }, data: body, include: eventForSnapshot });
-      const cascade = { closed: body.closed === true ? true : undefined, archived: body.archived === true ? true : undefined };
-      if (cascade.closed || cascade.archived) await tx.market.updateMany({ where: { eventId: id }, data: cascade });
-      const markets = await tx.market.findMany({ where: { eventId: id }, include: { sites: true }, orderBy: { position: 'asc' } });
-      await this.outbox.append(tx, 'catalog.evt.event.updated.v1', eventSnapshot(event, markets.map((m) => m.id)));
-      if (cascade.closed || cascade.archived) {
-        for (const market of markets) await this.outbox.append(tx, 'catalog.evt.market.updated.v1', marketSnapshot(market, event));
-      }
+      await writeEventFlags(tx, this.outbox, id, body);
       return ok(id);
     });
     if (!done.ok) return done;
@@ -60,9 +51,7 @@ export class AdminEventsService {
     const done = await inTransaction(this.prisma, async (tx) => {
       const found = await tx.market.findFirst({ where: marketKey(id) });
       if (!found) return fail('market_not_found', `market ${id} not found`);
-      const market = await tx.market.update({ where: { id: found.id }, data: body, include: { sites: true } });
-      const event = await tx.event.findUniqueOrThrow({ where: { id: market.eventId }, include: eventForSnapshot });
-      await this.outbox.append(tx, 'catalog.evt.market.updated.v1', marketSnapshot(market, event));
+      const { market, event } = await writeMarketFlags(tx, this.outbox, found.id, body);
       return ok(presentMarket({ ...market, event }));
     });
     if (done.ok) void this.outbox.flush();

@@ -1,4 +1,33 @@
-import { MAX_EVENTS_PER_MESSAGE, MAX_MESSAGE_BYTES, type MatchingEvent } from '@exchange/contracts';
+import {
+  MATCHING_BATCH_SUBJECT,
+  MATCHING_MARKET_RESOLVED_SUBJECT,
+  MAX_EVENTS_PER_MESSAGE,
+  MAX_MESSAGE_BYTES,
+  type MarketResolvedMessage,
+  type MatchingEvent,
+} from '@exchange/contracts';
+
+/** A batch's outbox rows in order, subjects and texts side by side (as the journal statement takes them). */
+export interface OutboxMessages {
+  subjects: string[];
+  texts: string[];
+}
+
+/**
+ * Every outbox row of a batch: its event messages (below), then each resolution again as a small
+ * message of its own subject (MATCHING_MARKET_RESOLVED_SUBJECT), for consumers of resolutions only.
+ */
+export function outboxMessages(batchId: string, events: MatchingEvent[]): OutboxMessages {
+  const texts = eventMessages(batchId, events);
+  const subjects = texts.map(() => MATCHING_BATCH_SUBJECT);
+  for (const event of events) {
+    if (event.type !== 'market-resolved') continue;
+    const message: MarketResolvedMessage = { ...event.data, batchId };
+    subjects.push(MATCHING_MARKET_RESOLVED_SUBJECT);
+    texts.push(JSON.stringify(message));
+  }
+  return { subjects, texts };
+}
 
 /**
  * The messages of a batch, as the JSON text (`MatchingEventBatch`) that is stored in the outbox and

@@ -1,10 +1,9 @@
 import type { Pool } from 'pg';
 import type { OutboxRecord } from '@exchange/service-kit';
-import { MATCHING_BATCH_SUBJECT } from '@exchange/contracts';
 import type { Effects, MoneyMove } from '../engine/effects';
 import type { BalanceRow } from '../engine/ledger';
 import type { OrderState, TradeRecord } from '../engine/model';
-import { eventMessages } from './event-messages';
+import { outboxMessages, type OutboxMessages } from './event-messages';
 
 /**
  * One batch is ONE statement: data-modifying CTEs insert the batch, orders, trades, balances, money
@@ -50,7 +49,7 @@ WITH
     SELECT $1, * FROM UNNEST($52::text[], $53::text[], $54::text[], $55::bigint[], $56::bigint[], $57::text[])),
   ob AS (
     INSERT INTO outbox (subject, payload)
-    SELECT $58, m.p FROM string_to_table($59::text, chr(30)) WITH ORDINALITY AS m(p, n) ORDER BY m.n
+    SELECT ($58::text[])[m.n], m.p FROM string_to_table($59::text, chr(30)) WITH ORDINALITY AS m(p, n) ORDER BY m.n
     RETURNING id),
   mk AS (
     UPDATE markets m SET
@@ -62,7 +61,11 @@ WITH
     WHERE m.condition_id = u.condition_id)
 SELECT COALESCE(array_agg(id ORDER BY id), '{}')::text[] AS outbox_ids FROM ob`;
 
-/** Between two outbox messages in WRITE_BATCH's $59: chr(30), the record separator, never raw in JSON text. */
+/**
+ * Between two outbox messages in WRITE_BATCH's $59: chr(30), the record separator, never raw in JSON text.
+ * $58 holds each message's subject, by position: a text[] of a few short strings without quotes, which
+ * node-pg and PostgreSQL's array parser handle cheaply (unlike the messages themselves).
+ */
 const MESSAGE_SEPARATOR = '\x1e';
 
 type Pick<T> = (row: T) => unknown;
@@ -105,7 +108,7 @@ function columns<T>(rows: T[], picks: Pick<T>[]): unknown[][] {
 }
 
 /** The parameters of WRITE_BATCH for a batch made of the effects of several commands, and its event messages. */
-function batchParameters(batchId: string, commands: number, parts: Effects[]): { values: unknown[]; messages: string[]; orders: OrderState[] } {
+function batchParameters(batchId: string, commands: number, parts: Effects[]): { values: unknown[]; messages: OutboxMessages; orders: OrderState[] } {
   const orders = [...new Map(parts.flatMap((p) => [...p.orders])).values()];
   const trades = parts.flatMap((p) => p.trades);
   const makers: MakerRow[] = trades.flatMap((t) => t.makers.map((m, position) => ({ tradeId: t.id, position, ...m })));
@@ -120,7 +123,7 @@ function batchParameters(batchId: string, commands: number, parts: Effects[]): {
     if (event.type === 'trade') event.data.batchId = batchId;
     if (event.type === 'book') market(event.data.conditionId).bookSeq = event.data.bookSeq;
   }
-  const messages = eventMessages(batchId, events);
+  const messages = outboxMessages(batchId, events);
   for (const resolved of new Set(parts.flatMap((p) => [...p.markets]))) {
     Object.assign(market(resolved.conditionId), { winner: resolved.winningOutcome, accepting: resolved.acceptingOrders });
   }
@@ -134,22 +137,22 @@ function batchParameters(batchId: string, commands: number, parts: Effects[]): {
     ...columns(makers, MAKER_COLUMNS),
     ...columns(balances, BALANCE_COLUMNS),
     ...columns(moves, MOVE_COLUMNS),
-    MATCHING_BATCH_SUBJECT,
+    messages.subjects,
     // The messages' texts in one text, split on a separator JSON never holds raw (JSON.stringify escapes
     // every control character). As a text[], node-pg escaped each quote with a regular expression and
     // PostgreSQL's array parser removed the escapes; as a JSON array, JSON.stringify escaped them and
     // PostgreSQL lexed the whole array and unescaped each message a character at a time.
-    messages.join(MESSAGE_SEPARATOR),
+    messages.texts.join(MESSAGE_SEPARATOR),
     ...columns([...markets.entries()], MARKET_COLUMNS),
     ...columns(updated, ORDER_UPDATE_COLUMNS),
   ];
   return { values, messages, orders };
 }
 
-/** Writes a batch; answers its outbox rows (ids with the messages, in order) for the relay's fast path. */
+/** Writes a batch; answers its outbox rows (ids with the subjects and messages, in order) for the relay's fast path. */
 export async function writeBatch(pool: Pool, batchId: string, commands: number, parts: Effects[]): Promise<OutboxRecord[]> {
   const { values, messages, orders } = batchParameters(batchId, commands, parts);
   const result = await pool.query<{ outbox_ids: string[] }>({ name: 'write-batch', text: WRITE_BATCH, values });
   for (const order of orders) order.journaled = true;
-  return result.rows[0]!.outbox_ids.map((id, i) => ({ id: BigInt(id), subject: MATCHING_BATCH_SUBJECT, json: messages[i]! }));
+  return result.rows[0]!.outbox_ids.map((id, i) => ({ id: BigInt(id), subject: messages.subjects[i]!, json: messages.texts[i]! }));
 }

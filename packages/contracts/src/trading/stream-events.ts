@@ -1,8 +1,12 @@
+import { z } from 'zod';
+import { conditionIdSchema } from '../common/identifiers';
+
 /**
  * What order-matching publishes on JetStream after each committed batch (stream MATCHING): one message
- * per batch on MATCHING_BATCH_SUBJECT holding the batch's events in the order the engine made them
- * (docs/trading.md, "Events"). Amounts are base units (6 decimals) as decimal strings; prices are base
- * units of the token named in the event.
+ * per batch on MATCHING_BATCH_SUBJECT holding the batch's events in the order the engine made them, and
+ * each resolution once more on its own on MATCHING_MARKET_RESOLVED_SUBJECT (docs/trading.md, "Events").
+ * Amounts are base units (6 decimals) as decimal strings; prices are base units of the token named in
+ * the event.
  */
 export interface OrderEvent {
   type: 'PLACEMENT' | 'UPDATE' | 'CANCELLATION';
@@ -89,3 +93,19 @@ export function eventPosition(streamSeq: number, index: number): number {
 
 export const MATCHING_STREAM = { name: 'MATCHING', subjects: 'matching.evt.>' } as const;
 export const MATCHING_BATCH_SUBJECT = 'matching.evt.batch.v1';
+
+/**
+ * A resolution on its own subject, besides its `market-resolved` event in the batch message: a service
+ * that needs resolutions only (the catalog) filters them on the server instead of reading every batch.
+ * Written in the same journal statement as the batch, so it is durable exactly when the resolution is.
+ */
+export const MATCHING_MARKET_RESOLVED_SUBJECT = 'matching.evt.market-resolved.v1';
+
+/** The payload of MATCHING_MARKET_RESOLVED_SUBJECT: the batch's MarketStateEvent and the batch's id. */
+export const marketResolvedMessage = z.object({
+  conditionId: conditionIdSchema,
+  winningOutcome: z.number().int().min(0).max(1),
+  resolvedAt: z.number().int(),
+  batchId: z.string(),
+});
+export type MarketResolvedMessage = z.output<typeof marketResolvedMessage>;

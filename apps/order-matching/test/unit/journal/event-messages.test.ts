@@ -1,5 +1,13 @@
-import { MAX_EVENTS_PER_MESSAGE, MAX_MESSAGE_BYTES, type BookEvent, type MatchingEvent, type MatchingEventBatch } from '@exchange/contracts';
-import { eventMessages } from '../../../src/journal/event-messages';
+import {
+  MATCHING_BATCH_SUBJECT,
+  MATCHING_MARKET_RESOLVED_SUBJECT,
+  MAX_EVENTS_PER_MESSAGE,
+  MAX_MESSAGE_BYTES,
+  type BookEvent,
+  type MatchingEvent,
+  type MatchingEventBatch,
+} from '@exchange/contracts';
+import { eventMessages, outboxMessages } from '../../../src/journal/event-messages';
 
 const book = (bookSeq: number, levels = 1): MatchingEvent => ({
   type: 'book',
@@ -43,5 +51,30 @@ describe('eventMessages (one message per batch, cut only when too large)', () =>
       expect(parsed(m).batchId).toBe('0xb3');
     }
     expect(messages.flatMap((m) => seqs(parsed(m).events))).toEqual(seqs(events));
+  });
+});
+
+describe('outboxMessages (the batch messages, then each resolution on its own subject)', () => {
+  const resolution = (conditionId: string): MatchingEvent => ({
+    type: 'market-resolved',
+    data: { conditionId, winningOutcome: 0, resolvedAt: 1_700_000_000_000 },
+  });
+
+  it('gives a batch without resolutions its messages on the batch subject only', () => {
+    const { subjects, texts } = outboxMessages('0xb4', [book(1), book(2)]);
+    expect(subjects).toEqual([MATCHING_BATCH_SUBJECT]);
+    expect(texts).toEqual(eventMessages('0xb4', [book(1), book(2)]));
+  });
+
+  it('adds one message per resolution, after the batch messages, in the order of the events', () => {
+    const [a, b] = [`0x${'0a'.repeat(32)}`, `0x${'0b'.repeat(32)}`];
+    const events = [resolution(a), book(1), resolution(b)];
+    const { subjects, texts } = outboxMessages('0xb5', events);
+    expect(subjects).toEqual([MATCHING_BATCH_SUBJECT, MATCHING_MARKET_RESOLVED_SUBJECT, MATCHING_MARKET_RESOLVED_SUBJECT]);
+    expect(parsed(texts[0]!).events).toEqual(events);
+    expect(texts.slice(1).map((t) => JSON.parse(t))).toEqual([
+      { conditionId: a, winningOutcome: 0, resolvedAt: 1_700_000_000_000, batchId: '0xb5' },
+      { conditionId: b, winningOutcome: 0, resolvedAt: 1_700_000_000_000, batchId: '0xb5' },
+    ]);
   });
 });

@@ -1,0 +1,91 @@
+import path from 'node:path';
+import { Pool } from 'pg';
+import { createTestDatabase, dropDatabase } from '@exchange/service-kit';
+import { readStream } from '@exchange/testing';
+import {
+  MATCHING_BATCH_SUBJECT,
+  MATCHING_MARKET_RESOLVED_SUBJECT,
+  type MarketResolvedMessage,
+  type MatchingEventBatch,
+} from '@exchange/contracts';
+import { Effects } from '../../src/engine/effects';
+import { writeBatch } from '../../src/journal/journal-sql';
+import { aMarketSnapshot, startMatching, type MatchingUnderTest } from '../support/matching-harness';
+
+const CONDITION = `0x${'cd'.repeat(32)}`;
+const BATCH = `0x${'0b'.repeat(32)}`;
+
+/** A resolution is journaled and published twice: in its batch's message and on a subject of its own. */
+describe('market resolutions on their own subject', () => {
+  describe('the journal statement (fresh database, no engine)', () => {
+    let url: string;
+    let pool: Pool;
+
+    beforeAll(async () => {
+      url = await createTestDatabase(path.join(__dirname, '../..'), 'resolution');
+      pool = new Pool({ connectionString: url, max: 2 });
+    });
+    afterAll(async () => {
+      await pool.end();
+      await dropDatabase(url);
+    });
+
+    const outboxRows = async () =>
+      (await pool.query<{ id: string; subject: string; payload: string }>('SELECT id::text, subject, payload FROM outbox ORDER BY id')).rows;
+
+    it('writes one more outbox row, with its subject, after the batch message, and answers the same subjects', async () => {
+      const effects = new Effects();
+      effects.events.push({ type: 'book', data: { conditionId: CONDITION, bookSeq: 1, changes: [], timestamp: 1 } });
+      effects.events.push({ type: 'market-resolved', data: { conditionId: CONDITION, winningOutcome: 1, resolvedAt: 1_700_000_000_000 } });
+      const records = await writeBatch(pool, BATCH, 1, [effects]);
+
+      expect(records.map((r) => r.subject)).toEqual([MATCHING_BATCH_SUBJECT, MATCHING_MARKET_RESOLVED_SUBJECT]);
+      const rows = await outboxRows();
+      expect(rows.map((r) => [BigInt(r.id), r.subject, r.payload])).toEqual(records.map((r) => [r.id, r.subject, 'json' in r ? r.json : '']));
+      expect((JSON.parse(rows[0]!.payload) as MatchingEventBatch).events.map((e) => e.type)).toEqual(['book', 'market-resolved']);
+      const resolution: MarketResolvedMessage = { conditionId: CONDITION, winningOutcome: 1, resolvedAt: 1_700_000_000_000, batchId: BATCH };
+      expect(JSON.parse(rows[1]!.payload)).toEqual(resolution);
+    });
+
+    it('writes a batch without resolutions as before: its messages, all on the batch subject', async () => {
+      await pool.query('DELETE FROM outbox');
+      const effects = new Effects();
+      effects.events.push({ type: 'book', data: { conditionId: CONDITION, bookSeq: 2, changes: [], timestamp: 2 } });
+      const records = await writeBatch(pool, `0x${'0c'.repeat(32)}`, 1, [effects]);
+      expect(records.map((r) => r.subject)).toEqual([MATCHING_BATCH_SUBJECT]);
+      expect((await outboxRows()).map((r) => r.subject)).toEqual([MATCHING_BATCH_SUBJECT]);
+    });
+  });
+
+  describe('order-matching (real PostgreSQL and NATS)', () => {
+    let om: MatchingUnderTest;
+
+    beforeAll(async () => {
+      om = await startMatching();
+      await om.publishMarket(aMarketSnapshot(CONDITION, ['303', '404']));
+    });
+    afterAll(() => om.stop());
+
+    it('publishes the resolution on matching.evt.market-resolved.v1 after its batch message', async () => {
+      const resolved = await om.data('matching.admin.resolve.v1', { conditionId: CONDITION, winningOutcome: 'No' });
+      expect(resolved).toMatchObject({ conditionId: CONDITION, winningOutcome: 1 });
+
+      let messages: Awaited<ReturnType<typeof readStream>> = [];
+      for (const until = Date.now() + 5_000; Date.now() < until; await new Promise((r) => setTimeout(r, 50))) {
+        messages = await readStream(om.prefix, 'MATCHING');
+        if (messages.some((m) => m.subject === MATCHING_MARKET_RESOLVED_SUBJECT)) break;
+      }
+      const own = messages.filter((m) => m.subject === MATCHING_MARKET_RESOLVED_SUBJECT);
+      expect(own).toHaveLength(1);
+      const message = own[0]!.data as MarketResolvedMessage;
+      expect(message).toEqual({ conditionId: CONDITION, winningOutcome: 1, resolvedAt: expect.any(Number), batchId: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+      // The batch's own message still holds the market-resolved event (market-data reads it there), first.
+      const batch = messages.find((m) => m.subject === MATCHING_BATCH_SUBJECT && (m.data as MatchingEventBatch).batchId === message.batchId)!;
+      expect((batch.data as MatchingEventBatch).events).toContainEqual({
+        type: 'market-resolved',
+        data: { conditionId: CONDITION, winningOutcome: 1, resolvedAt: message.resolvedAt },
+      });
+      expect(batch.seq).toBeLessThan(own[0]!.seq);
+    });
+  });
+});
