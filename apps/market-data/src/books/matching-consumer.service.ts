@@ -51,6 +51,8 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
   /** Markets whose book, last trade or resolution changed since the last flush. */
   private changed = new Set<string>();
   private stopping = false;
+  /** Ends a wait for order-matching at shutdown. */
+  private readonly stop = new AbortController();
   /** Quotes are written per flush once every market's were written after catching up. */
   private quotesLive = false;
   /**
@@ -142,7 +144,7 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
       `MATCHING events from ${wanted} are no longer in the stream (it starts at ${first}): loading the books from ` +
         'order-matching, then the price history from its trades',
     );
-    const markets = await this.sources.books(() => this.stopping);
+    const markets = await this.sources.books(this.stop.signal);
     if (!markets) return;
     this.books.loadFromEngine(markets, first - 1, (tokenId) => this.registry.byToken(tokenId)?.outcome);
     this.logger.log(`loaded ${markets.length} books from order-matching`);
@@ -152,6 +154,7 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
   /** Before PostgreSQL and Redis close (their onApplicationShutdown): the last flush and snapshot write to both. */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
+    this.stop.abort();
     clearInterval(this.timer);
     await this.messages?.close();
     await this.done;

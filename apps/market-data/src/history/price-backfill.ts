@@ -26,6 +26,8 @@ export class PriceBackfill implements BeforeApplicationShutdown {
   private readonly logger = new Logger(PriceBackfill.name);
   private running?: Promise<void>;
   private stopping = false;
+  /** Ends a wait for order-matching at shutdown. */
+  private readonly stop = new AbortController();
 
   constructor(
     private readonly sources: EngineSources,
@@ -47,6 +49,7 @@ export class PriceBackfill implements BeforeApplicationShutdown {
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
+    this.stop.abort();
     await this.running;
   }
 
@@ -56,7 +59,7 @@ export class PriceBackfill implements BeforeApplicationShutdown {
     let unknown = 0;
     for (let attempt = 0; !this.stopping; ) {
       try {
-        const page = await this.sources.trades(after, () => this.stopping);
+        const page = await this.sources.trades(after, this.stop.signal);
         if (!page) return;
         const rows = page.trades.flatMap((trade): PriceRow[] => {
           const token = this.registry.byToken(trade.tokenId);
