@@ -51,6 +51,10 @@ export class AdminEventsService {
     const done = await inTransaction(this.prisma, async (tx) => {
       const found = await tx.market.findFirst({ where: marketKey(id) });
       if (!found) return fail('market_not_found', `market ${id} not found`);
+      // order-matching will never trade a resolved market again: the catalog must not show it open.
+      if (found.resolved && (body.closed === false || body.acceptingOrders === true)) {
+        return fail('market_resolved', `market ${id} is resolved: it cannot be reopened`);
+      }
       const { market, event } = await writeMarketFlags(tx, this.outbox, found.id, body);
       return ok(presentMarket({ ...market, event }));
     });

@@ -27,6 +27,8 @@ export class ResolutionWriter {
       // time, would otherwise each see the other market open and leave the event open.
       await tx.$queryRaw`SELECT 1 FROM events WHERE id = ${key.eventId} FOR UPDATE`;
       const market = await tx.market.findUniqueOrThrow({ where: { id: key.id } });
+      // Not announced: the flag is the catalog's own guard (no snapshot carries it).
+      if (!market.resolved) await tx.market.update({ where: { id: market.id }, data: { resolved: true } });
       let changed = false;
       if (!market.closed || market.acceptingOrders) {
         await writeMarketFlags(tx, this.outbox, market.id, { closed: true, acceptingOrders: false });

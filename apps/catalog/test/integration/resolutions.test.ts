@@ -73,6 +73,7 @@ describe('resolutions reach the catalog (real PostgreSQL, NATS and JetStream)', 
     expect(stillOpen.closed).toBe(false);
     expect(stillOpen.markets.map((m) => m.closed)).toEqual([true, false]);
     expect((await market(second!.id)).closed).toBe(false);
+
     expect(await eventUpdates()).toEqual([]);
   });
 
@@ -152,5 +153,24 @@ describe('resolutions reach the catalog (real PostgreSQL, NATS and JetStream)', 
     } finally {
       engine.unsubscribe();
     }
+  });
+
+  it('refuses to reopen a resolved market, while its other flags still move', async () => {
+    const created = await catalog.data('catalog.admin.events.create.v1', { body: anEvent({ markets: [aMarket(), aMarket()] }) });
+    const [resolved, open] = created.markets;
+    await publishResolution(resolved!.conditionId);
+    await until(async () => ((await market(resolved!.id)).closed ? true : undefined));
+    for (const body of [{ closed: false }, { acceptingOrders: true }, { closed: false, archived: true }]) {
+      expect(await catalog.request('catalog.admin.markets.patch.v1', { id: resolved!.id, body })).toMatchObject({
+        ok: false,
+        status: 409,
+        body: { code: 'market_resolved', error: `market ${resolved!.id} is resolved: it cannot be reopened` },
+      });
+    }
+    expect(await market(resolved!.id)).toMatchObject({ closed: true, archived: false });
+    expect(await catalog.data('catalog.admin.markets.patch.v1', { id: resolved!.id, body: { archived: true } })).toMatchObject({ archived: true, closed: true });
+    // A market that was not resolved opens and closes as before.
+    expect(await catalog.data('catalog.admin.markets.patch.v1', { id: open!.id, body: { closed: true } })).toMatchObject({ closed: true });
+    expect(await catalog.data('catalog.admin.markets.patch.v1', { id: open!.id, body: { closed: false } })).toMatchObject({ closed: false });
   });
 });
