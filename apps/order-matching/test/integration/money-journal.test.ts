@@ -48,6 +48,28 @@ describe('deposits and withdrawals, journaled and listed for the operator', () =
     ]);
   });
 
+  it('takes no command while it restarts before its state is loaded', async () => {
+    const bob = traderOf(2);
+    await om.data('matching.admin.deposit.v1', { address: bob.address, amount: '100' });
+    const restarting = om.restart();
+    // Deposits sent all through the restart, each retried until answered: each applies once, on top of
+    // the balance the journal holds (served before the engine loaded, one wrote 1 over the 100).
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        await new Promise((resolve) => setTimeout(resolve, i * 50));
+        for (;;) {
+          const reply = await om.request('matching.admin.deposit.v1', { address: bob.address, amount: '1', reference: `during-restart-${i}` });
+          if (reply.ok) return reply.data;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      }),
+    );
+    await restarting;
+    expect(answers.every((a) => !a.replayed)).toBe(true);
+    expect(await om.data('matching.admin.account.v1', { address: bob.address })).toMatchObject({ collateral: { available: '120' } });
+    expect(audit(om.engine().state).balanced).toBe(true);
+  });
+
   it('refuses a malformed reference before anything moves', async () => {
     for (const reference of ['', 'has space', 'x'.repeat(129), 'tab\there', 'é', 42]) {
       expect(await om.request('matching.admin.deposit.v1', { address: alice.address, amount: '1', reference })).toMatchObject({
@@ -56,6 +78,6 @@ describe('deposits and withdrawals, journaled and listed for the operator', () =
         body: { code: 'invalid_request' },
       });
     }
-    expect(om.engine().state.totals.deposits).toBe(12_500_000);
+    expect(om.engine().state.totals.deposits).toBe(132_500_000);
   });
 });

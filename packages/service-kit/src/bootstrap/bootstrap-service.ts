@@ -14,7 +14,8 @@ export interface ServiceOptions {
 }
 
 /**
- * Starts a NATS microservice (queue group = service name) next to a tiny HTTP server for health probes.
+ * Starts a NATS microservice (queue group = service name) next to a tiny HTTP server for health probes,
+ * taking requests only once every module is initialized.
  */
 export async function bootstrapService(options: ServiceOptions): Promise<INestApplication> {
   const logger = new JsonLogger(options.name, options.env.LOG_LEVEL);
@@ -24,6 +25,10 @@ export async function bootstrapService(options: ServiceOptions): Promise<INestAp
     { inheritAppConfig: true },
   );
   app.enableShutdownHooks();
+  // Every onModuleInit first (order-matching loads its engine there), then requests: started the other
+  // way round, the NATS server took requests while the state was still loading (a deposit then wrote a
+  // balance built from nothing over the account's real one).
+  await app.init();
   await app.startAllMicroservices();
   await app.listen(options.healthPort, '0.0.0.0');
   logger.log(`${options.name} is up (health on :${options.healthPort})`);
