@@ -21,10 +21,11 @@ export class MoneyJournalService {
   constructor(private readonly engine: EngineService) {}
 
   async list(request: MoneyMovesRequest): Promise<Reply<MoneyMoveRecord[]>> {
+    // ORDER BY the table's id: a bare `id` would be the text column of the select list (999 before 1000).
     const rows = await this.engine.pool.query<MoveRow>(
       `SELECT id::text, kind, address, condition_id, amount::text, payout::text, reference, batch_id, created_at FROM money_moves
        WHERE ($1::text IS NULL OR address = $1) AND ($2::text IS NULL OR kind = $2) AND ($3::text IS NULL OR reference = $3)
-       ORDER BY id DESC LIMIT $4 OFFSET $5`,
+       ORDER BY money_moves.id DESC LIMIT $4 OFFSET $5`,
       [request.address?.toLowerCase() ?? null, request.kind ?? null, request.reference ?? null, request.limit, request.offset],
     );
     return ok(rows.rows.map(presentMove));

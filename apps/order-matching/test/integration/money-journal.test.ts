@@ -70,6 +70,23 @@ describe('deposits and withdrawals, journaled and listed for the operator', () =
     expect(audit(om.engine().state).balanced).toBe(true);
   });
 
+  it('lists the journal newest first by id, also across a digit more (99 before 100)', async () => {
+    const carol = traderOf(3);
+    for (let i = 0; i < 12; i++) await om.data('matching.admin.deposit.v1', { address: carol.address, amount: '1' });
+    const ids = (await om.data('matching.admin.money-moves.v1', { limit: 500 })).map((m) => Number(m.id));
+    expect(ids.length).toBeGreaterThanOrEqual(12);
+    expect(Math.max(...ids)).toBeGreaterThanOrEqual(10);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+  });
+
+  it('switches post-only mode on for a while and off again, off taking a retry of 0', async () => {
+    expect(await om.data('matching.admin.post-only.v1', { enabled: true, retryAfterSeconds: 30 })).toMatchObject({ enabled: true, until: expect.any(String) });
+    expect(om.engine().state.postOnlyUntil).toBeGreaterThan(Date.now() + 29_000);
+    expect(await om.request('matching.admin.post-only.v1', { enabled: true, retryAfterSeconds: 0 })).toMatchObject({ ok: false, status: 400 });
+    expect(await om.data('matching.admin.post-only.v1', { enabled: false, retryAfterSeconds: 0 })).toEqual({ enabled: false, until: null });
+    expect(om.engine().state.postOnlyUntil).toBe(0);
+  });
+
   it('refuses a malformed reference before anything moves', async () => {
     for (const reference of ['', 'has space', 'x'.repeat(129), 'tab\there', 'é', 42]) {
       expect(await om.request('matching.admin.deposit.v1', { address: alice.address, amount: '1', reference })).toMatchObject({
@@ -78,6 +95,6 @@ describe('deposits and withdrawals, journaled and listed for the operator', () =
         body: { code: 'invalid_request' },
       });
     }
-    expect(om.engine().state.totals.deposits).toBe(132_500_000);
+    expect(om.engine().state.totals.deposits).toBe(144_500_000);
   });
 });

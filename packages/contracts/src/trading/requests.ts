@@ -149,8 +149,11 @@ export const resolveRequest = z.object({
 });
 export type ResolveRequest = z.output<typeof resolveRequest>;
 
-export const postOnlyModeRequest = z.object({
-  enabled: z.boolean(),
-  retryAfterSeconds: z.number().int().min(1).max(86_400).default(120),
-});
+export const postOnlyModeRequest = z
+  .object({
+    enabled: z.boolean(),
+    // How long it stays on; 0 is accepted when switching it off (nothing to time), as clients send it.
+    retryAfterSeconds: z.number().int().min(0).max(86_400).default(120),
+  })
+  .refine((r) => !r.enabled || r.retryAfterSeconds >= 1, { message: 'retryAfterSeconds must be >= 1 when enabling', path: ['retryAfterSeconds'] });
 export type PostOnlyModeRequest = z.output<typeof postOnlyModeRequest>;
