@@ -22,6 +22,8 @@ interface Session {
 export class HeartbeatsService implements OnModuleInit {
   private readonly logger = new Logger(HeartbeatsService.name);
   private readonly sessions = new Map<string, Session>();
+  /** Session writes in the order they were decided, so the journal ends with the sessions memory has. */
+  private writes: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly engine: EngineService,
@@ -52,7 +54,7 @@ export class HeartbeatsService implements OnModuleInit {
     }
     const started: Session = { id: randomUUID(), caller: request.caller, lastBeat: Date.now() };
     this.sessions.set(apiKey, started);
-    await this.engine.pool.query(
+    await this.journal(
       `INSERT INTO heartbeat_sessions (api_key, address, id) VALUES ($1, $2, $3)
        ON CONFLICT (api_key) DO UPDATE SET address = EXCLUDED.address, id = EXCLUDED.id, started_at = now()`,
       [apiKey, request.caller.address.toLowerCase(), started.id],
@@ -64,6 +66,13 @@ export class HeartbeatsService implements OnModuleInit {
     this.sessions.delete(apiKey);
     await this.engine.run((state, at) => cancelWhere(state, callerOrders(state, session.caller), () => true, at));
     // By id: the key may have started a new session meanwhile.
-    await this.engine.pool.query('DELETE FROM heartbeat_sessions WHERE api_key = $1 AND id = $2', [apiKey, session.id]);
+    await this.journal('DELETE FROM heartbeat_sessions WHERE api_key = $1 AND id = $2', [apiKey, session.id]);
+  }
+
+  /** One write after the other: two sessions started at once on two connections could commit in either order. */
+  private journal(text: string, values: unknown[]): Promise<unknown> {
+    const write = this.writes.then(() => this.engine.pool.query(text, values));
+    this.writes = write.catch(() => undefined);
+    return write;
   }
 }

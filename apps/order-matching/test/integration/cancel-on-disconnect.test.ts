@@ -1,3 +1,4 @@
+import { Pool } from 'pg';
 import type { OrderResult } from '@exchange/contracts';
 import { anOrder, traderOf } from '../support/engine-fixture';
 import { aMarketSnapshot, startMatching, type MatchingUnderTest } from '../support/matching-harness';
@@ -52,6 +53,22 @@ describe('cancel on disconnect, on real PostgreSQL and NATS', () => {
 
     expect(await eventually(() => !live(first) && !live(second))).toBe(true);
     expect(live(bobs)).toBe(true);
+  });
+
+  it('journals the session memory keeps when a key starts several at once', async () => {
+    const dave = traderOf(4);
+    const answers = await Promise.all(Array.from({ length: 12 }, () => beat(dave, '')));
+    const ids = answers.map((a) => (a.ok ? a.data.heartbeat_id : ''));
+    expect(new Set(ids).size).toBe(12);
+    // The session memory keeps is the one a wrong id is told about.
+    const told = await beat(dave, 'not-the-id');
+    const latest = told.ok ? '' : told.body.error.replace('Invalid heartbeat id; the current id is ', '');
+    expect(ids).toContain(latest);
+    const pool = new Pool({ connectionString: om.databaseUrl });
+    const rows = await pool.query<{ id: string }>('SELECT id FROM heartbeat_sessions WHERE api_key = $1', [dave.apiKey]);
+    await pool.end();
+    expect(rows.rows).toEqual([{ id: latest }]);
+    expect(await beat(dave, latest)).toEqual({ ok: true, data: { heartbeat_id: latest } });
   });
 
   it('survives a restart: a client that died meanwhile loses its orders, one that beats on keeps them', async () => {
