@@ -45,18 +45,15 @@ export class ApiKeysService {
       });
       // Lost a race with a concurrent request for the same (address, nonce): answer what it stored.
       row = inserted ? null : await this.keys.findByAddressAndNonce(signer.address, signer.nonce);
-      if (!row) {
-        this.remember(derived.apiKey, signer.address, derived.secret, derived.passphrase);
-        return derived;
-      }
+      if (!row) return derived;
     }
     if (row.revokedAt) {
       const prefix = action === 'create' ? 'Could not create api key:' : 'Could not derive api key!';
       throw ApiError.of('nonce_already_used', `${prefix} the key of this address and nonce was deleted; sign with another nonce`);
     }
-    const credentials = this.decrypt(row);
-    this.remember(row.apiKey, row.address, credentials.secret, credentials.passphrase);
-    return credentials;
+    // Not cached here: a delete in between would be overwritten by this older read, and the key would
+    // work on for the cache's lifetime. The first signed request reads it (read() checks for that).
+    return this.decrypt(row);
   }
 
   /** `{ apiKeys: [uuid, ...] }`: the caller's keys that are not revoked (docs/auth.md on the shape). */
