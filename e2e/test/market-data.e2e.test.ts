@@ -152,7 +152,11 @@ describe('market data through the gateway', () => {
     expect(shapeErrors(sampling.body.data, [SAMPLING_MARKET])).toEqual([]);
     expect(sampling.body.data[0]).toMatchObject({ condition_id: otherConditionId, rewards });
     expect((await get(`/clob-markets/${otherConditionId}`)).body.r).toEqual(rewards);
-    const unauthorized = await fetch(`${stack.base}/admin/markets/${otherConditionId}/rewards`, { method: 'PUT', body: '{}' });
+    const unauthorized = await fetch(`${stack.base}/admin/markets/${otherConditionId}/rewards`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(unauthorized.status).toBe(401);
     expect((await stack.admin('PUT', `/admin/markets/${otherConditionId}/rewards`, { rates: 'lots' })).status).toBe(400);
   });

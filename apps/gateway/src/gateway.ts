@@ -9,7 +9,7 @@ import { hotMetadataKeys } from '@exchange/contracts';
 import { JsonLogger, RpcClient } from '@exchange/service-kit';
 import { AuthResources } from './auth/auth-resources';
 import { L2Authenticator } from './auth/l2-auth.guard';
-import { jsonBodyParser, keepRawJsonBody } from './auth/raw-json-body';
+import { jsonBodyParser, parseJsonBodiesOnly } from './auth/raw-json-body';
 import type { GatewayEnv } from './config';
 import { GatewayModule, servesClob, type SharedResources } from './gateway.module';
 import { sendFailure, toFailure } from './http/error-body.filter';
@@ -49,7 +49,7 @@ async function startSurface(surface: Surface, port: number, env: GatewayEnv, sha
   // After init, so that this error handler replaces the one Nest installs there.
   await app.init();
   const fastify = app.getHttpAdapter().getInstance();
-  keepRawJsonBody(fastify);
+  parseJsonBodiesOnly(fastify);
   const accessLog = (line: object) => {
     if (env.ACCESS_LOG) logger.log({ surface, ...line }, 'access');
   };

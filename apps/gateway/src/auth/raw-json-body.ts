@@ -31,12 +31,15 @@ export function jsonBodyParser(fastify: FastifyInstance): JsonBodyParser {
 }
 
 /**
- * Replaces the JSON body parser with one that keeps the raw text on `request.rawBody` (the L2 HMAC is
- * over the exact bytes sent) and otherwise behaves like Fastify's (`jsonBodyParser`).
+ * Bodies are JSON only, parsed by a parser that keeps the raw text on `request.rawBody` (the L2 HMAC is
+ * over the exact bytes sent) and otherwise behaves like Fastify's (`jsonBodyParser`). Every other parser
+ * goes (Fastify's text/plain, Nest's form-urlencoded): their bodies had no rawBody, so the HMAC was
+ * checked as if there were no body while the route acted on it (a signature for a body-less write took
+ * any form body); they are now 400 "Content-Type must be application/json".
  */
-export function keepRawJsonBody(fastify: FastifyInstance): void {
+export function parseJsonBodiesOnly(fastify: FastifyInstance): void {
   const parse = jsonBodyParser(fastify);
-  fastify.removeContentTypeParser('application/json');
+  fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     request.rawBody = body as string;
     parse(body as string).then(

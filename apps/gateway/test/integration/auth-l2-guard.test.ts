@@ -10,7 +10,7 @@ import { AuthResources } from '../../src/auth/auth-resources';
 import { ApiKeyRepository } from '../../src/auth/api-key.repository';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { L2Authenticator, L2AuthGuard } from '../../src/auth/l2-auth.guard';
-import { keepRawJsonBody } from '../../src/auth/raw-json-body';
+import { parseJsonBodiesOnly } from '../../src/auth/raw-json-body';
 import { ErrorBodyFilter } from '../../src/http/error-body.filter';
 import { setUpFastify } from '../../src/http/fastify-setup';
 import { RateLimiter } from '../../src/rate-limits/rate-limiter';
@@ -64,7 +64,7 @@ describe('L2 authentication guard', () => {
     const limiter = RateLimiter.fromEnv(gw.env, echoResources.admissions, { warn: () => undefined });
     echo = await NestFactory.create<NestFastifyApplication>(EchoModule.with(echoResources, limiter), new FastifyAdapter(), { logger: false });
     await echo.init();
-    keepRawJsonBody(echo.getHttpAdapter().getInstance());
+    parseJsonBodiesOnly(echo.getHttpAdapter().getInstance());
     setUpFastify(echo.getHttpAdapter().getInstance(), () => undefined, limiter);
     await echo.listen(0, '127.0.0.1');
     const address = echo.getHttpServer().address();
@@ -202,6 +202,24 @@ describe('L2 authentication guard', () => {
     const response = await fetch(`${echoBase}/test/echo`, { method: 'POST', headers, body });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ error: 'request body is not valid JSON', code: 'invalid_json' });
+  });
+
+  it('takes JSON bodies only: a form or text body signed as if there were none never reaches the route', async () => {
+    // Before, these bodies had no raw text: the HMAC was checked as if the request had no body, and the
+    // route acted on the body all the same.
+    for (const [type, body] of [
+      ['application/x-www-form-urlencoded', 'market=0x01'],
+      ['text/plain', '{"market":"0x01"}'],
+      ['application/octet-stream', 'x'],
+    ]) {
+      const headers = { ...l2Headers(creds, wallet.address, { method: 'POST', path: '/test/echo' }), 'content-type': type! };
+      const response = await fetch(`${echoBase}/test/echo`, { method: 'POST', headers, body });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ error: 'Content-Type must be application/json', code: 'invalid_request' });
+    }
+    // The signature it carried is still unused: the same headers with no body are one write.
+    const headers = l2Headers(creds, wallet.address, { method: 'POST', path: '/test/echo' });
+    expect((await fetch(`${echoBase}/test/echo`, { method: 'POST', headers })).status).toBe(201);
   });
 
   it('reads a key missing from the cache once, however many requests wait for it; a revoke meanwhile wins', async () => {
