@@ -10,6 +10,7 @@ import { JsonLogger, RpcClient } from '@exchange/service-kit';
 import { AuthResources } from './auth/auth-resources';
 import { L2Authenticator } from './auth/l2-auth.guard';
 import { jsonBodyParser, parseJsonBodiesOnly } from './auth/raw-json-body';
+import { answerClientError } from './http/client-error';
 import type { GatewayEnv } from './config';
 import { GatewayModule, servesClob, type SharedResources } from './gateway.module';
 import { sendFailure, toFailure } from './http/error-body.filter';
@@ -38,6 +39,7 @@ async function startSurface(surface: Surface, port: number, env: GatewayEnv, sha
     bodyLimit: env.BODY_LIMIT,
     genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => requestIdOf(request.headers['x-request-id']),
     return503OnClosing: true,
+    clientErrorHandler: answerClientError,
     // Slugs may be 200 characters; ids and slugs longer than this are refused with the error body.
     maxParamLength: 1_000,
     // Malformed URLs and over-long parameters are refused by the router before any handler runs.

@@ -1,3 +1,4 @@
+import { createConnection } from 'node:net';
 import { connect, type NatsConnection } from 'nats';
 import { deleteStreams, TEST_NATS_URL, testPrefix } from '@exchange/testing';
 import { loadGatewayEnv } from '../../src/config';
@@ -212,6 +213,23 @@ describe('gateway edge (real NATS, no services)', () => {
     for (const title of ['\\\\u0000', '\\ud83d\\ude00']) {
       expect((await get('/admin/events', { method: 'POST', headers, body: event(title) })).status).toBe(503);
     }
+  });
+
+  it('answers what Node\'s HTTP parser refuses with the error body too', async () => {
+    const raw = (request: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = createConnection(gateway.ports.combined, '127.0.0.1', () => socket.write(request));
+        let answer = '';
+        socket.on('data', (chunk) => (answer += chunk.toString()));
+        socket.on('end', () => resolve(answer));
+        socket.on('error', reject);
+      });
+    const huge = await raw(`GET /ok HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(70_000)}\r\n\r\n`);
+    expect(huge.split('\r\n')[0]).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+    expect(JSON.parse(huge.slice(huge.indexOf('\r\n\r\n') + 4))).toEqual({ error: 'Request Header Fields Too Large', code: 'invalid_request' });
+    const both = await raw('POST /orders HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n');
+    expect(both.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
+    expect(JSON.parse(both.slice(both.indexOf('\r\n\r\n') + 4))).toEqual({ error: 'Bad Request', code: 'invalid_request' });
   });
 
   it('carries the request id into the response and onto NATS', async () => {

@@ -1,0 +1,22 @@
+import type { Socket } from 'node:net';
+import type { ErrorBody } from '@exchange/contracts';
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (headers over the limit, a malformed
+ * request line, both Content-Length and Transfer-Encoding) are answered on the socket with the error
+ * body of SPEC.md; Fastify's default answer had no `code`.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) return void socket.destroy();
+  const [status, reason] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout']
+        : [400, 'Bad Request'];
+  const body: ErrorBody = { error: reason, code: 'invalid_request' };
+  const text = JSON.stringify(body);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+  );
+}
