@@ -13,7 +13,10 @@ export class FailedAuthGate {
   private readonly intervalMs: number;
   private readonly windowMs: number;
 
-  constructor(burst: number, perSecond: number) {
+  constructor(
+    readonly burst: number,
+    perSecond: number,
+  ) {
     this.intervalMs = 1_000 / perSecond;
     this.windowMs = burst * this.intervalMs;
     this.tats = new LRUCache<string, number>({ max: 100_000, ttl: this.windowMs });
@@ -25,6 +28,11 @@ export class FailedAuthGate {
     if (tat === undefined) return 0;
     const early = tat + this.intervalMs - this.windowMs - nowMs;
     return early > 0 ? Math.ceil(early / 1_000) : 0;
+  }
+
+  /** Unix ms at which the address has all `burst` failures to spare again (now when it has). */
+  fullAtMs(address: string, nowMs = Date.now()): number {
+    return Math.max(this.tats.get(address) ?? nowMs, nowMs);
   }
 
   /** Counts one failed authentication of the address. */

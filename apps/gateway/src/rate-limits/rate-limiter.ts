@@ -59,7 +59,13 @@ export class RateLimiter {
   /** Refuses (429) an L2 request from an address that has used up its failed authentications. */
   refuseFailingClient(client: string): void {
     const seconds = this.settings.enabled ? this.authFailures.retryAfterSeconds(client) : 0;
-    if (seconds > 0) throw ApiError.of('rate_limited', 'Too Many Requests', seconds);
+    if (seconds === 0) return;
+    // The headers every limited answer carries, here of the failures the address may still make.
+    throw ApiError.of('rate_limited', 'Too Many Requests', seconds, {
+      'x-ratelimit-limit': String(this.authFailures.burst),
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': String(Math.ceil(this.authFailures.fullAtMs(client) / 1_000)),
+    });
   }
 
   /** Counts a failed L2 authentication of the address. */

@@ -117,6 +117,9 @@ describe('rate limits', () => {
     expect(body.retry_after_seconds).toBeGreaterThanOrEqual(9);
     expect(body.retry_after_seconds).toBeLessThanOrEqual(10);
     expect(refused.headers.get('retry-after')).toBe(String(body.retry_after_seconds));
+    expect(limitHeaders(refused).slice(0, 2)).toEqual(['1', '0']);
+    expect(limitHeaders(refused)[2]).toBeGreaterThanOrEqual(9);
+    expect(limitHeaders(refused)[2]).toBeLessThanOrEqual(11);
     // Even a correctly signed request from that address waits; other addresses do not.
     const signed = (client: string) => from(client, '/data/orders', { headers: l2Headers(a.creds, a.wallet.address, { method: 'GET', path: '/data/orders' }) });
     expect((await signed('198.51.100.66')).status).toBe(429);
