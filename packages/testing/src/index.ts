@@ -1,3 +1,4 @@
 export * from './ports';
 export * from './nats';
 export * from './processes';
+export * from './until';

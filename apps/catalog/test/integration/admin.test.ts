@@ -1,18 +1,9 @@
 import type { CatalogEvent, MarketSnapshot } from '@exchange/contracts';
 import { toChecksumAddress } from '@exchange/chain';
-import { readStream } from '@exchange/testing';
+import { readStream, until } from '@exchange/testing';
 import { aMarket, anEvent, SITE_A, uniqueSlug } from '../support/builders';
 import { startCatalog, type CatalogUnderTest } from '../support/catalog-harness';
 
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('operator writes (real PostgreSQL, NATS and JetStream)', () => {
   let catalog: CatalogUnderTest;

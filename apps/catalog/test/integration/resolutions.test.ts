@@ -8,22 +8,13 @@ import {
   type MarketSnapshot,
 } from '@exchange/contracts';
 import { prefixed, streamName } from '@exchange/service-kit';
-import { readStream } from '@exchange/testing';
+import { readStream, until } from '@exchange/testing';
 import { aMarket, anEvent } from '../support/builders';
 import { startCatalog, type CatalogUnderTest } from '../support/catalog-harness';
 
 const codec = JSONCodec();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(50);
-  }
-}
 
 describe('resolutions reach the catalog (real PostgreSQL, NATS and JetStream)', () => {
   let catalog: CatalogUnderTest;

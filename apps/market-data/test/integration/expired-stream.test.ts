@@ -1,7 +1,8 @@
 import { MATCHING_STREAM, type BookSnapshotsPage, type TradeHistoryPage } from '@exchange/contracts';
 import { Client } from 'pg';
 import { streamName } from '@exchange/service-kit';
-import { aMarketSnapshot, aTrade, startMarketData, u, until, type MarketDataUnderTest } from '../support/market-data-harness';
+import { until } from '@exchange/testing';
+import { aMarketSnapshot, aTrade, startMarketData, u, type MarketDataUnderTest } from '../support/market-data-harness';
 
 const T = 1_700_000_000_000;
 

@@ -1,8 +1,8 @@
 import { hotMetadataKeys, MATCHING_STREAM, type ClobMarket } from '@exchange/contracts';
 import { Client } from 'pg';
 import { streamName } from '@exchange/service-kit';
-import { readStream } from '@exchange/testing';
-import { aMarketSnapshot, aTrade, startMarketData, u, until, type MarketDataUnderTest } from '../support/market-data-harness';
+import { readStream, until } from '@exchange/testing';
+import { aMarketSnapshot, aTrade, startMarketData, u, type MarketDataUnderTest } from '../support/market-data-harness';
 
 describe('market-data (real PostgreSQL, Redis, NATS and JetStream)', () => {
   let md: MarketDataUnderTest;

@@ -1,5 +1,6 @@
 import { Pool } from 'pg';
 import type { OrderResult } from '@exchange/contracts';
+import { until } from '@exchange/testing';
 import { anOrder, traderOf } from '../support/engine-fixture';
 import { aMarketSnapshot, startMatching, type MatchingUnderTest } from '../support/matching-harness';
 
@@ -31,11 +32,8 @@ describe('cancel on disconnect, on real PostgreSQL and NATS', () => {
   };
   const live = (id: string) => om.engine().state.orders.has(id);
   const beat = (trader: typeof alice, heartbeat_id: string) => om.request('matching.heartbeat.v1', { caller: trader, heartbeat_id });
-  /** Waits until `done` holds, for at most 8 s (a tick a second, timeouts of 1 or 2 s). */
-  const eventually = async (done: () => boolean) => {
-    for (let i = 0; i < 80 && !done(); i++) await sleep(100);
-    return done();
-  };
+  /** Holds once `done` does, within 8 s (a tick a second, timeouts of 1 or 2 s); throws otherwise. */
+  const eventually = (done: () => boolean) => until(async () => (done() ? true : undefined), 8_000);
 
   it('keeps the account\'s orders while beats arrive, and cancels all of them, and only them, once they stop', async () => {
     const first = await rest(alice);
