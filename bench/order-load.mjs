@@ -3,6 +3,7 @@
 //
 //   node order-load.mjs [--base http://127.0.0.1:8080] [--rate 2000] [--seconds 10] [--connections 64]
 //                       [--phases fixed,saturation] [--warmup 2] [--timeline yes] [--traders 20]
+//                       [--answers <prefix>]
 //
 // Two phases, each on fresh wallets and a fresh market, which it resolves at the end:
 //   1. fixed rate (open-loop.mjs): requests are sent on an even schedule of --rate per second whatever
@@ -12,7 +13,8 @@
 // Each phase first runs --warmup seconds the same way, left out of its figures (the count is printed):
 // a phase's first seconds on its new market and wallets, with a newly started generator, were 2-3 times
 // slower than the rest (docs/performance.md, sixth session); --warmup 0 measures them.
-// --timeline prints latency per half second of each phase (by answer time).
+// --timeline prints latency per half second of each phase (by answer time). --answers writes every
+// counted answer's time and latency to <prefix>.<phase>.txt, for slow-answers.mjs.
 // Both use the plain-socket client of raw-http.mjs: the generator shares the two cores with the exchange,
 // so the CPU each process spent per accepted order in each phase is printed (process-cpu.mjs), with the
 // rate the cores could serve at that CPU per order, after three figures of the machine itself
@@ -23,6 +25,7 @@
 // limit of 2,400 orders per 10 s) and rest or cross in about equal parts, so the engine matches, settles
 // and journals real trades. An order is accepted when it is answered 200 (a refused one is 400, 429 or 503).
 import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { closedLoop } from './closed-loop.mjs';
 import { machineFingerprint } from './machine-fingerprint.mjs';
@@ -41,6 +44,7 @@ const CONNECTIONS = Number(args.connections ?? 64);
 const WARM_UP = Number(args.warmup ?? 2);
 const PHASES = (args.phases ?? 'fixed,saturation').split(',');
 const TIMELINE = args.timeline !== undefined;
+const ANSWERS = args.answers;
 const PAIRS = Math.max(1, Math.floor(Number(args.traders ?? 20) / 2));
 const ADMIN = { authorization: `Bearer ${process.env.ADMIN_TOKEN ?? 'dev-admin-token-change-me'}`, 'content-type': 'application/json' };
 
@@ -122,8 +126,9 @@ const failures = (statuses) => {
   const other = Object.entries(statuses).filter(([status]) => status !== '200');
   return other.length ? ` (${other.map(([status, n]) => `status ${status}: ${n}`).join(', ')})` : '';
 };
-const report = (r) => {
+const report = (r, phase) => {
   const accepted = r.statuses[200] ?? 0;
+  if (ANSWERS) writeFileSync(`${ANSWERS}.${phase}.txt`, `${r.answers.join('\n')}\n`);
   if (WARM_UP > 0) console.log(`  warm-up: ${WARM_UP} s, ${r.warmUp} requests answered, not counted below`);
   console.log(`  sent ${r.sent}, accepted ${accepted} (${(accepted / r.elapsed).toFixed(0)} orders/s), failed ${r.sent - accepted}${failures(r.statuses)}, in ${r.elapsed.toFixed(2)} s`);
   console.log(`  p50 ${fmt(r.p50)}  p99 ${fmt(r.p99)}  max ${fmt(r.max)}`);
@@ -147,7 +152,7 @@ if (PHASES.includes('fixed')) {
   const { conditionId, orders } = await setUp(RATE * (WARM_UP + SECONDS));
   console.log(`fixed rate: ${RATE}/s for ${SECONDS} s (open loop, latency from the scheduled send time)`);
   const phase = { url: BASE, rate: RATE, seconds: SECONDS, warmUpSeconds: WARM_UP, connections: CONNECTIONS, nextRequest: requests(orders) };
-  report(await measured((onMeasuring) => openLoop({ ...phase, onMeasuring })));
+  report(await measured((onMeasuring) => openLoop({ ...phase, onMeasuring })), 'fixed');
   await tearDown(conditionId);
 }
 if (PHASES.includes('saturation')) {
@@ -156,6 +161,6 @@ if (PHASES.includes('saturation')) {
   const { conditionId, orders } = await setUp(10_000 * (WARM_UP + SECONDS));
   console.log(`saturation: ${CONNECTIONS} requests in flight for ${SECONDS} s`);
   const phase = { url: BASE, seconds: SECONDS, warmUpSeconds: WARM_UP, connections: CONNECTIONS, nextRequest: requests(orders) };
-  report(await measured((onMeasuring) => closedLoop({ ...phase, onMeasuring })));
+  report(await measured((onMeasuring) => closedLoop({ ...phase, onMeasuring })), 'saturation');
   await tearDown(conditionId);
 }

@@ -79,6 +79,8 @@ export class Tally {
   summary() {
     const start = this.measureFrom;
     const timeline = timelineOf(start, this.answeredAt, this.latencies);
+    // Each answer as "<epoch ms answered> <latency ms>", for slow-answers.mjs; before the sort below.
+    const answers = this.answeredAt.map((at, i) => `${(performance.timeOrigin + at).toFixed(1)} ${this.latencies[i].toFixed(2)}`);
     const sorted = this.latencies.sort((a, b) => a - b);
     return {
       sent: sorted.length,
@@ -89,6 +91,7 @@ export class Tally {
       p99: percentile(sorted, 99),
       max: sorted.at(-1) ?? NaN,
       timeline,
+      answers,
     };
   }
 }
