@@ -63,4 +63,23 @@ describe('bootstrapService', () => {
     app = await starting;
     expect(first).toEqual({ ok: true, data: [expect.objectContaining({ label: 'true' })] });
   });
+
+  it('answers a request sent from another connection the moment it has started', async () => {
+    @Module({
+      imports: [MessagingModule.forRoot(env, 'boot-test')],
+      controllers: [StateController],
+      providers: [{ provide: SlowState, useValue: { loaded: true } }],
+    })
+    class TestModule {}
+    await app?.close();
+    const rpc = new RpcClient(nc, prefix, 2000);
+    // Its subscriptions reach the NATS server asynchronously; a start that did not wait for them could be
+    // answered "no responders" (a market-data test's request right after a restart was, once in CI).
+    for (let round = 0; round < 20; round++) {
+      app = await bootstrapService({ name: 'boot-test', module: TestModule, env, healthPort: 0 });
+      expect(await rpc.request('catalog.tags.list.v1', {})).toMatchObject({ ok: true });
+      await app.close();
+      app = undefined;
+    }
+  });
 });

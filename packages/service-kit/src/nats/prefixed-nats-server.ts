@@ -26,6 +26,17 @@ export class PrefixedNatsServer extends ServerNats {
     this.queue = options.queue;
   }
 
+  /**
+   * Started once the NATS server has every subscription (a flush after them): the SUB messages are sent
+   * asynchronously, so a request made from another connection right after start could find no
+   * responder yet (a market-data test that asked right after a restart failed so, once in CI).
+   */
+  override start(callback: (err?: unknown, ...optionalParams: unknown[]) => void): void {
+    const client = this.unwrap<NatsConnection>();
+    this.bindEvents(client);
+    client.flush().then(() => callback(), callback);
+  }
+
   override bindEvents(client: NatsConnection): void {
     for (const channel of this.messageHandlers.keys()) {
       const subscription = client.subscribe(prefixed(this.prefix, channel), {
