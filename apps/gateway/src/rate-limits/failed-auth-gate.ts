@@ -37,7 +37,7 @@ export class FailedAuthGate {
 
   /** Counts one failed authentication of the address. */
   failed(address: string, nowMs = Date.now()): void {
-    const tat = Math.max(this.tats.get(address) ?? nowMs, nowMs) + this.intervalMs;
+    const tat = this.fullAtMs(address, nowMs) + this.intervalMs;
     this.tats.set(address, tat, { ttl: Math.ceil(tat - nowMs) });
   }
 }

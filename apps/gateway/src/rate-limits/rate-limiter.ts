@@ -61,11 +61,7 @@ export class RateLimiter {
     const seconds = this.settings.enabled ? this.authFailures.retryAfterSeconds(client) : 0;
     if (seconds === 0) return;
     // The headers every limited answer carries, here of the failures the address may still make.
-    throw ApiError.of('rate_limited', 'Too Many Requests', seconds, {
-      'x-ratelimit-limit': String(this.authFailures.burst),
-      'x-ratelimit-remaining': '0',
-      'x-ratelimit-reset': String(Math.ceil(this.authFailures.fullAtMs(client) / 1_000)),
-    });
+    throw ApiError.of('rate_limited', 'Too Many Requests', seconds, limitHeaders(this.authFailures.burst, 0, this.authFailures.fullAtMs(client)));
   }
 
   /** Counts a failed L2 authentication of the address. */
@@ -140,13 +136,18 @@ export class RateLimiter {
   }
 }
 
+/** The X-RateLimit headers of a limit: its size, what is left of it, and when it is full again (unix ms). */
+function limitHeaders(limit: number, remaining: number, resetAtMs: number): ResponseHeaders {
+  return {
+    'x-ratelimit-limit': String(limit),
+    'x-ratelimit-remaining': String(remaining),
+    'x-ratelimit-reset': String(Math.ceil(resetAtMs / 1_000)),
+  };
+}
+
 /** The headers of a verdict; throws the 429 (with them) when it refuses. */
 function verdictHeaders(verdict: BucketVerdict): ResponseHeaders {
-  const headers = {
-    'x-ratelimit-limit': String(verdict.limit),
-    'x-ratelimit-remaining': String(verdict.remaining),
-    'x-ratelimit-reset': String(Math.ceil(verdict.resetAtMs / 1_000)),
-  };
+  const headers = limitHeaders(verdict.limit, verdict.remaining, verdict.resetAtMs);
   if (!verdict.admitted) throw ApiError.of('rate_limited', 'Too Many Requests', Math.max(1, Math.ceil(verdict.retryAfterMs / 1_000)), headers);
   return headers;
 }
