@@ -50,8 +50,7 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
   private resolved = new Set<string>();
   /** Markets whose book, last trade or resolution changed since the last flush. */
   private changed = new Set<string>();
-  private stopping = false;
-  /** Ends a wait for order-matching at shutdown. */
+  /** Aborted at shutdown: loops end, and a wait for order-matching ends at once. */
   private readonly stop = new AbortController();
   /** Quotes are written per flush once every market's were written after catching up. */
   private quotesLive = false;
@@ -153,7 +152,6 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
 
   /** Before PostgreSQL and Redis close (their onApplicationShutdown): the last flush and snapshot write to both. */
   async beforeApplicationShutdown(): Promise<void> {
-    this.stopping = true;
     this.stop.abort();
     clearInterval(this.timer);
     await this.messages?.close();
@@ -206,7 +204,7 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
 
   private async applyTrade(event: TradeEvent, position: number): Promise<void> {
     let token = this.registry.byToken(event.tokenId);
-    for (const deadline = Date.now() + UNKNOWN_MARKET_WAIT_MS; !token && Date.now() < deadline && !this.stopping; ) {
+    for (const deadline = Date.now() + UNKNOWN_MARKET_WAIT_MS; !token && Date.now() < deadline && !this.stop.signal.aborted; ) {
       await new Promise((r) => setTimeout(r, 100));
       token = this.registry.byToken(event.tokenId);
     }
@@ -238,7 +236,7 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
         break;
       } catch (error) {
         // Not acknowledged: the stream delivers these messages again after the restart.
-        if (this.stopping) return;
+        if (this.stop.signal.aborted) return;
         if (attempt % 10 === 0) this.logger.warn(`price history not written, retrying: ${String(error)}`);
         await backoff(attempt, 100);
       }

@@ -25,8 +25,7 @@ interface Progress {
 export class PriceBackfill implements BeforeApplicationShutdown {
   private readonly logger = new Logger(PriceBackfill.name);
   private running?: Promise<void>;
-  private stopping = false;
-  /** Ends a wait for order-matching at shutdown. */
+  /** Aborted at shutdown: loops end, and a wait for order-matching ends at once. */
   private readonly stop = new AbortController();
 
   constructor(
@@ -48,7 +47,6 @@ export class PriceBackfill implements BeforeApplicationShutdown {
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    this.stopping = true;
     this.stop.abort();
     await this.running;
   }
@@ -57,7 +55,7 @@ export class PriceBackfill implements BeforeApplicationShutdown {
     this.logger.log(`refilling the price history from order-matching's trades${after ? ` after ${after}` : ''}`);
     let written = 0;
     let unknown = 0;
-    for (let attempt = 0; !this.stopping; ) {
+    for (let attempt = 0; !this.stop.signal.aborted; ) {
       try {
         const page = await this.sources.trades(after, this.stop.signal);
         if (!page) return;
