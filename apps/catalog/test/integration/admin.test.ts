@@ -4,7 +4,6 @@ import { readStream, until } from '@exchange/testing';
 import { aMarket, anEvent, SITE_A, uniqueSlug } from '../support/builders';
 import { startCatalog, type CatalogUnderTest } from '../support/catalog-harness';
 
-
 describe('operator writes (real PostgreSQL, NATS and JetStream)', () => {
   let catalog: CatalogUnderTest;
 
