@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest, FastifyServerFactoryHandler } from 'fastify';
 import { connect, type NatsConnection } from 'nats';
 import { assertNativeKeccak, assertNativeSecp256k1 } from '@exchange/chain';
@@ -14,7 +14,7 @@ import { answerClientError } from './http/client-error';
 import type { GatewayEnv } from './config';
 import { GatewayModule, servesClob, type SharedResources } from './gateway.module';
 import { sendFailure, toFailure } from './http/error-body.filter';
-import { requestIdOf, setUpFastify } from './http/fastify-setup';
+import { ErrorBodyFastifyAdapter, requestIdOf, setUpFastify } from './http/fastify-setup';
 import { HotCache } from './market-data/hot-cache';
 import { HotMetadata } from './market-data/hot-metadata.service';
 import type { Lane } from './http/lane';
@@ -33,7 +33,7 @@ export interface RunningGateway {
 async function startSurface(surface: Surface, port: number, env: GatewayEnv, shared: SharedResources, logger: JsonLogger) {
   // Set once the app is up; requests they do not take (and all of them while closing) go to Fastify.
   let lanes: Lane[] = [];
-  const adapter = new FastifyAdapter({
+  const adapter = new ErrorBodyFastifyAdapter({
     serverFactory: (handler: FastifyServerFactoryHandler) =>
       createServer((request, response) => lanes.some((lane) => lane(request, response)) || handler(request, response)),
     bodyLimit: env.BODY_LIMIT,
@@ -41,14 +41,14 @@ async function startSurface(surface: Surface, port: number, env: GatewayEnv, sha
     return503OnClosing: true,
     clientErrorHandler: answerClientError,
     // Slugs may be 200 characters; ids and slugs longer than this are refused with the error body.
-    maxParamLength: 1_000,
+    routerOptions: { maxParamLength: 1_000 },
     // Malformed URLs and over-long parameters are refused by the router before any handler runs.
     frameworkErrors: (error: Error, _request: FastifyRequest, reply: FastifyReply) => sendFailure(reply, toFailure(error)),
   });
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forSurface(surface, env, shared), adapter, {
     logger,
   });
-  // After init, so that this error handler replaces the one Nest installs there.
+  // After init, so that the body parsers set below replace the ones Nest registers there.
   await app.init();
   const fastify = app.getHttpAdapter().getInstance();
   parseJsonBodiesOnly(fastify);

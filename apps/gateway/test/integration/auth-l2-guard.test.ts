@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Body, Controller, Module, Post, Put, UseGuards, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, NestFactory } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ClobClient } from '@polymarket/clob-client-v2';
 import { JsonLogger } from '@exchange/service-kit';
 import { ApiCaller } from '../../src/auth/api-caller';
@@ -12,7 +12,7 @@ import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { L2Authenticator, L2AuthGuard } from '../../src/auth/l2-auth.guard';
 import { parseJsonBodiesOnly } from '../../src/auth/raw-json-body';
 import { ErrorBodyFilter } from '../../src/http/error-body.filter';
-import { setUpFastify } from '../../src/http/fastify-setup';
+import { ErrorBodyFastifyAdapter, setUpFastify } from '../../src/http/fastify-setup';
 import { RateLimiter } from '../../src/rate-limits/rate-limiter';
 import { l1Headers, l2Headers, L2_WINDOW_SECONDS, newWallet, startAuthGateway, type AuthGateway, type Credentials, type TestWallet } from '../support/auth-harness';
 
@@ -62,7 +62,7 @@ describe('L2 authentication guard', () => {
     gw = await startAuthGateway('gw_auth_l2');
     echoResources = AuthResources.create(gw.env, new JsonLogger('test', 'error'));
     const limiter = RateLimiter.fromEnv(gw.env, echoResources.admissions, { warn: () => undefined });
-    echo = await NestFactory.create<NestFastifyApplication>(EchoModule.with(echoResources, limiter), new FastifyAdapter(), { logger: false });
+    echo = await NestFactory.create<NestFastifyApplication>(EchoModule.with(echoResources, limiter), new ErrorBodyFastifyAdapter(), { logger: false });
     await echo.init();
     parseJsonBodiesOnly(echo.getHttpAdapter().getInstance());
     setUpFastify(echo.getHttpAdapter().getInstance(), () => undefined, limiter);

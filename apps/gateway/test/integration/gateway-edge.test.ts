@@ -107,6 +107,12 @@ describe('gateway edge (real NATS, no services)', () => {
     expect(Date.now() - started).toBeLessThan(1_500);
   });
 
+  it("takes a path parameter longer than Fastify's default bound of 100 characters to the service", async () => {
+    const response = await get(`/events/slug/${'a'.repeat(150)}`);
+    expect(response.status).toBe(503);
+    expect(await response.json()).toMatchObject({ code: 'service_unavailable' });
+  });
+
   it('answers the hot reads in front of Fastify with the same request id, error body and bounds', async () => {
     const missing = await get('/book?token_id=123', { headers: { 'x-request-id': 'trace-book-7' } });
     expect(missing.status).toBe(503);
