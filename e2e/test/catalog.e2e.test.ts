@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { toChecksumAddress } from '@exchange/chain';
+import { until } from '@exchange/testing';
 import { CATALOG_EVENT, CATALOG_MARKET, EVENT_LIST_ITEM, shapeErrors } from '../src/shapes';
 import { getJson, json } from '../src/http';
 import { REPO_ROOT, startStack, type Stack } from '../src/stack';
@@ -175,5 +176,26 @@ describe('catalog through the gateway over HTTP', () => {
     const again = await json(await stack.admin('POST', '/admin/import', { events: fixture }));
     expect(again.created).toEqual([]);
     expect(again.skipped).toHaveLength(fixture.length);
+  });
+
+  it('creates and serves an event whose answers are larger than one NATS message (1 MiB)', async () => {
+    // The largest event the contract allows: 100 markets, every description 20,000 characters.
+    const description = 'd'.repeat(20_000);
+    const markets = Array.from({ length: 100 }, (_, i) => market(`big-answer-${i}`, { description }));
+    const created = await stack.admin('POST', '/admin/events', { title: 'Big answers', slug: 'big-answers', endDate: '2027-06-01T00:00:00Z', description, markets });
+    expect(created.status).toBe(201);
+    const event = await json(created);
+    expect(event.markets).toHaveLength(100);
+
+    const read = await get(`/events/${event.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body.markets.map((m: { description: string }) => m.description.length)).toEqual(markets.map(() => 20_000));
+    // Market data's CLOB markets learn of them from the catalog's stream; one page holds all 100.
+    const page = await until(async () => {
+      const { body } = await get('/markets?limit=500', stack.urls.clob);
+      const big = body.data?.filter((m: { market_slug: string }) => m.market_slug.startsWith('big-answer-'));
+      return big?.length === 100 ? big : undefined;
+    }, 15_000);
+    expect(page.every((m: { description: string }) => m.description === description)).toBe(true);
   });
 });

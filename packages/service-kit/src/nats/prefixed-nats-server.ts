@@ -1,9 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { ServerNats } from '@nestjs/microservices';
-import type { Msg, NatsConnection } from 'nats';
+import { ServerNats, type NatsContext } from '@nestjs/microservices';
+import { JSONCodec, type Msg, type NatsConnection, type PublishOptions } from 'nats';
 import { RPC_HEADERS } from '@exchange/contracts';
 import { requestContext } from '../logging/request-context';
+import { LargePayloads, PARTS_HEADER } from './large-payloads';
 import { prefixed } from './subjects';
+
+/** How long fetching a request's parts may take, each. */
+const PART_TIMEOUT_MS = 5_000;
+const codec = JSONCodec();
 
 interface Options {
   servers: string;
@@ -13,8 +18,10 @@ interface Options {
 }
 
 /**
- * The Nest NATS transport, with every pattern subscribed under the deployment prefix and every message
- * handled inside the request context carried by its headers.
+ * The Nest NATS transport, with every pattern subscribed under the deployment prefix, every message
+ * handled inside the request context carried by its headers, requests and replies larger than one
+ * NATS message in parts (`LargePayloads`), and a reply that cannot be sent logged instead of thrown
+ * (it threw out of the transport and ended the process).
  */
 export class PrefixedNatsServer extends ServerNats {
   private readonly prefix: string;
@@ -49,6 +56,37 @@ export class PrefixedNatsServer extends ServerNats {
 
   override async handleMessage(channel: string, message: Msg): Promise<unknown> {
     const requestId = message.headers?.get(RPC_HEADERS.requestId) || randomUUID();
-    return requestContext.run({ requestId }, () => super.handleMessage(channel, message));
+    return requestContext.run({ requestId }, async () => {
+      if (!message.headers?.has(PARTS_HEADER)) return super.handleMessage(channel, message);
+      let data: Uint8Array;
+      try {
+        data = await this.payloads().payloadOf(message, PART_TIMEOUT_MS);
+      } catch (error) {
+        this.logger.warn(`${channel}: the request's parts could not be fetched (${error instanceof Error ? error.message : String(error)})`);
+        // Nest's error packet: the client reports that the service could not answer.
+        this.respond(message, codec.encode({ err: 'the request could not be read', isDisposed: true }));
+        return undefined;
+      }
+      return super.handleMessage(channel, Object.create(message, { data: { value: data } }) as Msg);
+    });
+  }
+
+  override getPublisher(natsMsg: Msg, id: string, ctx: NatsContext): (response: unknown) => unknown {
+    const respond = (data: Uint8Array, options?: PublishOptions) => this.respond(natsMsg, data, options);
+    return super.getPublisher(Object.create(natsMsg, { respond: { value: respond } }) as Msg, id, ctx);
+  }
+
+  private respond(message: Msg, data: Uint8Array, options?: PublishOptions): boolean {
+    try {
+      const outgoing = this.payloads().outgoing(data, options?.headers);
+      return message.respond(outgoing.data, { ...options, headers: outgoing.headers });
+    } catch (error) {
+      this.logger.error(`${message.subject}: the reply could not be sent (${error instanceof Error ? error.message : String(error)})`);
+      return false;
+    }
+  }
+
+  private payloads(): LargePayloads {
+    return LargePayloads.of(this.unwrap<NatsConnection>(), this.prefix);
   }
 }

@@ -9,6 +9,7 @@ import {
   type RpcSubject,
 } from '@exchange/contracts';
 import { currentRequestId } from '../logging/request-context';
+import { LargePayloads, PartsUnavailableError } from './large-payloads';
 import { prefixed } from './subjects';
 
 const codec = JSONCodec();
@@ -22,7 +23,8 @@ interface NestResponsePacket<T> {
 /**
  * Typed request/reply over NATS, speaking the wire format of the Nest NATS transport. It uses the
  * connection's shared reply inbox (one subscription for all requests), and NATS's no-responders
- * signal, so that a missing service is reported at once instead of after the timeout.
+ * signal, so that a missing service is reported at once instead of after the timeout. Requests and
+ * replies larger than one NATS message travel in parts (`LargePayloads`).
  */
 export class RpcClient {
   constructor(
@@ -36,17 +38,17 @@ export class RpcClient {
     headers.set(RPC_HEADERS.requestId, currentRequestId() ?? randomUUID());
     headers.set(RPC_HEADERS.schemaVersion, SCHEMA_VERSION);
     const packet = { pattern: subject, data: payload, id: randomUUID() };
+    const payloads = LargePayloads.of(this.nc, this.prefix);
     try {
-      const msg = await this.nc.request(prefixed(this.prefix, subject), codec.encode(packet), {
-        timeout: this.timeoutMs,
-        headers,
-      });
-      const decoded = codec.decode(msg.data) as NestResponsePacket<Reply<RpcResponse<S>>>;
+      const outgoing = payloads.outgoing(codec.encode(packet), headers);
+      const msg = await this.nc.request(prefixed(this.prefix, subject), outgoing.data, { timeout: this.timeoutMs, headers: outgoing.headers });
+      const decoded = codec.decode(await payloads.payloadOf(msg, this.timeoutMs)) as NestResponsePacket<Reply<RpcResponse<S>>>;
       if (decoded.err !== undefined || decoded.response === undefined) {
         return fail('internal_error', 'the service could not answer the request');
       }
       return decoded.response;
     } catch (error) {
+      if (error instanceof PartsUnavailableError) return fail('service_unavailable', `${subject}: ${error.message}`, 1);
       const code = (error as NatsError).code;
       if (code === '503') return fail('service_unavailable', `no service is answering ${subject}`, 1);
       if (code === 'TIMEOUT') return fail('service_unavailable', `${subject} timed out`, 1);
