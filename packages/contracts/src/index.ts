@@ -3,6 +3,7 @@ export * from './rpc';
 export * from './common/decimal';
 export * from './common/identifiers';
 export * from './common/query';
+export * from './common/open-json';
 export * from './catalog/admin';
 export * from './catalog/queries';
 export * from './catalog/resources';

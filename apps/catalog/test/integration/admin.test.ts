@@ -1,7 +1,7 @@
 import type { CatalogEvent, MarketSnapshot } from '@exchange/contracts';
 import { toChecksumAddress } from '@exchange/chain';
 import { readStream, until } from '@exchange/testing';
-import { aMarket, anEvent, SITE_A, uniqueSlug } from '../support/builders';
+import { aMarket, anEvent, nestedArrays, SITE_A, uniqueSlug } from '../support/builders';
 import { startCatalog, type CatalogUnderTest } from '../support/catalog-harness';
 
 describe('operator writes (real PostgreSQL, NATS and JetStream)', () => {
@@ -86,6 +86,13 @@ describe('operator writes (real PostgreSQL, NATS and JetStream)', () => {
       body: anEvent({ markets: [aMarket({ slug: 'same-slug-twice' }), aMarket({ slug: 'same-slug-twice' })] }),
     });
     expect(twice).toMatchObject({ status: 400 });
+  });
+
+  it('refuses eventMetadata nested past 32 levels with 400, where the database failed (a 500) at about 126', async () => {
+    const refused = await catalog.request('catalog.admin.events.create.v1', { body: anEvent({ eventMetadata: { a: nestedArrays(125) } }) });
+    expect(refused).toEqual({ ok: false, status: 400, body: { error: 'eventMetadata must not be nested more than 32 levels deep', code: 'invalid_request' } });
+    const kept = await catalog.data('catalog.admin.events.create.v1', { body: anEvent({ eventMetadata: { a: nestedArrays(31) } }) });
+    expect(kept.eventMetadata).toEqual({ a: nestedArrays(31) });
   });
 
   it('creates every one of several events sent at once that bring the same new tag and series', async () => {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { readStream } from '@exchange/testing';
 import { demoEvents, demoSites } from '../../src/demo/demo-catalog';
+import { nestedArrays } from '../support/builders';
 import { startCatalog, type CatalogUnderTest } from '../support/catalog-harness';
 
 const fixture: { slug: string; markets: { conditionId: string; clobTokenIds: string }[] }[] = JSON.parse(
@@ -67,6 +68,17 @@ describe('upstream import and demo catalog (real PostgreSQL and NATS)', () => {
     const report = await catalog.data('catalog.admin.import.v1', { events: [bad] });
     expect(report.created).toEqual([]);
     expect(report.skipped).toEqual([{ slug: 'broken-upstream-event', reason: expect.stringContaining('clobTokenIds') }]);
+  });
+
+  it('skips an event whose eventMetadata is nested too deep and imports the others', async () => {
+    const source = fixture[0]!;
+    const event = (slug: string, eventMetadata: unknown) => ({ ...source, id: slug, slug, eventMetadata, markets: [{ ...source.markets[0], slug: `${slug}-yes` }] });
+    // The deep one failed in the database, which answered the whole import with a 500.
+    const report = await catalog.data('catalog.admin.import.v1', {
+      events: [event('deep-metadata-event', { a: nestedArrays(125) }), event('plain-metadata-event', { league: 'x' })],
+    });
+    expect(report.skipped).toEqual([{ slug: 'deep-metadata-event', reason: 'eventMetadata must not be nested more than 32 levels deep' }]);
+    expect(report.created.map((c) => c.slug)).toEqual(['plain-metadata-event']);
   });
 
   it('has published a created event for every market of the demo and the import', async () => {

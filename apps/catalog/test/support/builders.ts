@@ -32,3 +32,10 @@ export function anEvent(overrides: Record<string, unknown> = {}) {
 
 export const SITE_A = { id: 'site-a', name: 'Site A', creatorAddress: toChecksumAddress(`0x${'a1'.repeat(20)}`) };
 export const SITE_B = { id: 'site-b', name: 'Site B', creatorAddress: toChecksumAddress(`0x${'b2'.repeat(20)}`) };
+
+/** `levels` arrays one inside the other around a 1: JSON as deep as a client cares to send. */
+export function nestedArrays(levels: number): unknown {
+  let value: unknown = 1;
+  for (let i = 0; i < levels; i++) value = [value];
+  return value;
+}

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { addressSchema, creatorSchema, SITE_ID_PATTERN, slugSchema } from '../common/identifiers';
 import { parseUnits } from '../common/decimal';
+import { MAX_JSON_DEPTH, openJsonObject } from '../common/open-json';
 import { INT32_MAX, queryInt } from '../common/query';
 
 /** Tick sizes the exchange supports (UPSTREAM.md, rounding table). */
@@ -89,7 +90,7 @@ export const createEventInput = z.object({
   category: text('category', 100).optional(),
   series: seriesInput.optional(),
   sites: z.array(creatorSchema).max(50).default([]),
-  eventMetadata: z.record(z.string(), z.unknown()).default({}),
+  eventMetadata: openJsonObject('eventMetadata', MAX_JSON_DEPTH).default({}),
   markets: z.array(createMarketInput).min(1, 'an event needs at least one market').max(100),
 });
 export type CreateEventInput = z.output<typeof createEventInput>;
@@ -130,9 +131,16 @@ export const createSiteRequest = z.object({
 });
 export type CreateSiteRequest = z.output<typeof createSiteRequest>;
 
+/**
+ * Upstream events are open objects, checked field by field by the catalog, which skips an event that
+ * fails (its eventMetadata nested past MAX_JSON_DEPTH included) and imports the rest. This looser bound
+ * only keeps a hostile event off NATS, whose JSON encoding recursion fails some thousands of levels deep.
+ */
+const UPSTREAM_EVENT_MAX_DEPTH = 256;
+
 /** Upstream events as GET /events of the upstream catalog returns them; checked loosely, field by field. */
 export const importRequest = z.object({
-  events: z.array(z.record(z.string(), z.unknown())).min(1).max(1_000),
+  events: z.array(openJsonObject('an upstream event', UPSTREAM_EVENT_MAX_DEPTH)).min(1).max(1_000),
   sites: z.array(creatorSchema).max(50).default([]),
 });
 export type ImportRequest = z.output<typeof importRequest>;
