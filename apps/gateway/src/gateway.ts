@@ -18,6 +18,7 @@ import { ErrorBodyFastifyAdapter, requestIdOf, setUpFastify } from './http/fasti
 import { HotCache } from './market-data/hot-cache';
 import { HotMetadata } from './market-data/hot-metadata.service';
 import type { Lane } from './http/lane';
+import { missingHostLane, refuseExpectation } from './http/node-refusals';
 import { RateLimiter } from './rate-limits/rate-limiter';
 import { hotLane } from './market-data/hot-lane';
 import { orderLane } from './trading/order-lane';
@@ -33,9 +34,16 @@ export interface RunningGateway {
 async function startSurface(surface: Surface, port: number, env: GatewayEnv, shared: SharedResources, logger: JsonLogger) {
   // Set once the app is up; requests they do not take (and all of them while closing) go to Fastify.
   let lanes: Lane[] = [];
+  const accessLog = (line: object) => {
+    if (env.ACCESS_LOG) logger.log({ surface, ...line }, 'access');
+  };
+  const hostless = missingHostLane(accessLog);
   const adapter = new ErrorBodyFastifyAdapter({
     serverFactory: (handler: FastifyServerFactoryHandler) =>
-      createServer((request, response) => lanes.some((lane) => lane(request, response)) || handler(request, response)),
+      createServer(
+        { requireHostHeader: false },
+        (request, response) => hostless(request, response) || lanes.some((lane) => lane(request, response)) || handler(request, response),
+      ).on('checkExpectation', refuseExpectation(accessLog)),
     bodyLimit: env.BODY_LIMIT,
     genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => requestIdOf(request.headers['x-request-id']),
     return503OnClosing: true,
@@ -52,9 +60,6 @@ async function startSurface(surface: Surface, port: number, env: GatewayEnv, sha
   await app.init();
   const fastify = app.getHttpAdapter().getInstance();
   parseJsonBodiesOnly(fastify);
-  const accessLog = (line: object) => {
-    if (env.ACCESS_LOG) logger.log({ surface, ...line }, 'access');
-  };
   setUpFastify(fastify, accessLog, shared.limiter);
   if (servesClob(surface)) {
     const orders = orderLane(app.get(OrdersService), app.get(L2Authenticator), jsonBodyParser(fastify), env.BODY_LIMIT, accessLog);

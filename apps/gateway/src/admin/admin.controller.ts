@@ -1,5 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiError } from '../http/api-error';
 import { Forwarder } from '../http/forwarder.service';
+import type { QueryParam } from '../http/query-string';
 import { AdminTokenGuard } from './admin-token.guard';
 
 /** The operator API: catalog writes and imports. */
@@ -26,9 +28,11 @@ export class AdminController {
 
   /** Body: the upstream events array itself (sites in `?sites=a,b`), or `{ events, sites }`. */
   @Post('import')
-  import(@Body() body: unknown, @Query('sites') sites?: string) {
-    const request = Array.isArray(body) ? { events: body, sites: sites ? sites.split(',') : [] } : body;
-    return this.forward.send('catalog.admin.import.v1', request);
+  import(@Body() body: unknown, @Query('sites') sites: QueryParam) {
+    if (!Array.isArray(body)) return this.forward.send('catalog.admin.import.v1', body);
+    // A repeated parameter arrives as an array; refused as every repeated parameter is (the list is the comma list).
+    if (Array.isArray(sites)) throw ApiError.of('invalid_request', 'sites must be a single comma list (?sites=a,b)');
+    return this.forward.send('catalog.admin.import.v1', { events: body, sites: sites ? sites.split(',') : [] });
   }
 
   @Post('sites')

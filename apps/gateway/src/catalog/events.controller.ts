@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { Forwarder } from '../http/forwarder.service';
-import type { QueryString } from '../http/query-string';
+import type { QueryParam, QueryString } from '../http/query-string';
 
 @Controller('events')
 export class EventsController {
@@ -12,12 +12,12 @@ export class EventsController {
   }
 
   @Get('slug/:slug')
-  bySlug(@Param('slug') slug: string, @Query('creator') creator?: string) {
+  bySlug(@Param('slug') slug: string, @Query('creator') creator: QueryParam) {
     return this.forward.send('catalog.events.get.v1', { slug, creator });
   }
 
   @Get(':id')
-  byId(@Param('id') id: string, @Query('creator') creator?: string) {
+  byId(@Param('id') id: string, @Query('creator') creator: QueryParam) {
     return this.forward.send('catalog.events.get.v1', { id, creator });
   }
 }

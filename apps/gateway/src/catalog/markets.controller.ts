@@ -1,6 +1,7 @@
 import { Controller, Get, Inject, Param, Query } from '@nestjs/common';
 import { CONDITION_ID_PATTERN } from '@exchange/contracts';
 import { Forwarder } from '../http/forwarder.service';
+import type { QueryParam } from '../http/query-string';
 import { SURFACE, type Surface } from '../surfaces';
 
 /**
@@ -21,7 +22,7 @@ export class MarketsController {
   ) {}
 
   @Get(':id')
-  get(@Param('id') id: string, @Query('creator') creator?: string) {
+  get(@Param('id') id: string, @Query('creator') creator: QueryParam) {
     return marketForm(this.surface, id) === 'catalog'
       ? this.forward.send('catalog.markets.get.v1', { id, creator })
       : this.forward.send('marketdata.markets.get.v1', { condition_id: id });

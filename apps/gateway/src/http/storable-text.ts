@@ -14,10 +14,19 @@ function unstorableString(text: string): boolean {
 
 /** True when a string anywhere in a parsed JSON value, key or value, is one no service can store. */
 export function holdsUnstorableText(value: unknown): boolean {
-  if (typeof value === 'string') return unstorableString(value);
-  if (Array.isArray(value)) return value.some(holdsUnstorableText);
-  if (value !== null && typeof value === 'object') {
-    return Object.entries(value).some(([key, item]) => unstorableString(key) || holdsUnstorableText(item));
+  // A list of values still to look at rather than recursion: JSON.parse takes arrays nested 100,000
+  // deep, past the call stack (a RangeError, answered 500, until 2026-11-26).
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (typeof item === 'string') {
+      if (unstorableString(item)) return true;
+    } else if (item !== null && typeof item === 'object') {
+      for (const [key, inner] of Object.entries(item)) {
+        if (!Array.isArray(item) && unstorableString(key)) return true;
+        pending.push(inner);
+      }
+    }
   }
   return false;
 }

@@ -1,10 +1,11 @@
 import { createConnection } from 'node:net';
-import { connect, type NatsConnection } from 'nats';
+import { connect, JSONCodec, type NatsConnection } from 'nats';
 import { deleteStreams, TEST_NATS_URL, testPrefix } from '@exchange/testing';
 import { loadGatewayEnv } from '../../src/config';
 import { startGateway, type RunningGateway } from '../../src/gateway';
 
 const ADMIN_TOKEN = 'gateway-edge-test-admin-token';
+const codec = JSONCodec();
 
 /**
  * The gateway alone, on real NATS, with no service behind its prefix: what it answers by itself
@@ -195,6 +196,64 @@ describe('gateway edge (real NATS, no services)', () => {
     expect(patch.status).toBe(400);
   });
 
+  it('forwards only what the contract accepts, each value as the client wrote it', async () => {
+    // Before, the raw body went on: 6,000 nested arrays failed in the NATS JSON encoding (a 500).
+    const extra = `"pad":"${'x'.repeat(2_000)}","nested":${'['.repeat(6_000)}${']'.repeat(6_000)}`;
+    const address = `0x${'ab'.repeat(20)}`;
+    const conditionId = `0x${'cd'.repeat(32)}`;
+    const cases: [path: string, subject: string, body: string, forwarded: unknown][] = [
+      ['/admin/deposits', 'matching.admin.deposit.v1', `{"address":"${address}","amount":"5","reference":"wire-1",${extra}}`, { address, amount: '5', reference: 'wire-1' }],
+      ['/admin/post-only-mode', 'matching.admin.post-only.v1', `{"enabled":false,${extra}}`, { enabled: false }],
+      [`/admin/markets/${conditionId}/resolve`, 'matching.admin.resolve.v1', `{"winningOutcome":"Yes",${extra}}`, { winningOutcome: 'Yes', conditionId }],
+      ['/books', 'marketdata.books.v1', `[{"token_id":"1","side":"buy",${extra}}]`, [{ token_id: '1', side: 'buy' }]],
+      [
+        '/admin/events',
+        'catalog.admin.events.create.v1',
+        `{"title":"T","slug":"t","description":"","endDate":"2030-01-01T00:00:00Z","eventMetadata":{"any":{"key":[1]}},${extra},` +
+          `"markets":[{"question":"Q?","slug":"q","minOrderSize":"5","feeSchedule":{"rate":"0.02",${extra}},${extra}}]}`,
+        {
+          body: {
+            title: 'T',
+            slug: 't',
+            description: '',
+            endDate: '2030-01-01T00:00:00Z',
+            eventMetadata: { any: { key: [1] } },
+            markets: [{ question: 'Q?', slug: 'q', minOrderSize: '5', feeSchedule: { rate: '0.02' } }],
+          },
+        },
+      ],
+      // Upstream events are open objects: the catalog reads them field by field.
+      ['/admin/import?sites=site-a,site-b', 'catalog.admin.import.v1', '[{"slug":"up","any":{"key":[1]}}]', { events: [{ slug: 'up', any: { key: [1] } }], sites: ['site-a', 'site-b'] }],
+    ];
+    for (const [path, subject, body, forwarded] of cases) {
+      let payload: unknown;
+      const service = nc.subscribe(`${prefix}.${subject}`, {
+        callback: (_err, msg) => {
+          payload = (codec.decode(msg.data) as { data: unknown }).data;
+          msg.respond(codec.encode({ response: { ok: true, data: { answered: subject } }, isDisposed: true }));
+        },
+      });
+      await nc.flush();
+      try {
+        const response = await get(path, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body });
+        expect({ path, ok: response.ok, body: await response.json() }).toEqual({ path, ok: true, body: { answered: subject } });
+        expect(payload).toEqual(forwarded);
+      } finally {
+        service.unsubscribe();
+      }
+    }
+  });
+
+  it('refuses a repeated sites parameter of an import as every repeated parameter is', async () => {
+    const response = await get('/admin/import?sites=site-a&sites=site-b', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: '[{"slug":"up"}]',
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: 'sites must be a single comma list (?sites=a,b)', code: 'invalid_request' });
+  });
+
   it('refuses text no service can store, in the URL or anywhere in a JSON body, before any service', async () => {
     const refused = { error: 'request text may not contain a NUL character (U+0000) or an unpaired UTF-16 surrogate', code: 'invalid_request' };
     for (const path of ['/public-search?q=%00', '/events?slug=a%00', '/events/slug/%00', '/markets/x%00']) {
@@ -236,6 +295,17 @@ describe('gateway edge (real NATS, no services)', () => {
     const both = await raw('POST /orders HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n');
     expect(both.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
     expect(JSON.parse(both.slice(both.indexOf('\r\n\r\n') + 4))).toEqual({ error: 'Bad Request', code: 'invalid_request' });
+    // Node's own answers to these had an empty body.
+    const hostless = await raw('GET /ok HTTP/1.1\r\nConnection: close\r\n\r\n');
+    expect(hostless.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
+    expect(JSON.parse(hostless.slice(hostless.indexOf('\r\n\r\n') + 4))).toEqual({ error: 'an HTTP/1.1 request needs a Host header', code: 'invalid_request' });
+    const expectation = await raw('GET /ok HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nConnection: close\r\n\r\n');
+    expect(expectation.split('\r\n')[0]).toBe('HTTP/1.1 417 Expectation Failed');
+    expect(JSON.parse(expectation.slice(expectation.indexOf('\r\n\r\n') + 4))).toEqual({
+      error: 'Expect: 200-ok cannot be met; only 100-continue is',
+      code: 'invalid_request',
+    });
+    expect((await raw('GET /ok HTTP/1.0\r\n\r\n')).split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
   });
 
   it('carries the request id into the response and onto NATS', async () => {

@@ -13,6 +13,12 @@ describe('storable text', () => {
     }
   });
 
+  it('walks arrays nested 100,000 deep without running out of stack', () => {
+    const nested = (inner: string) => JSON.parse(`{"a":${'['.repeat(100_000)}"${inner}"${']'.repeat(100_000)}}`);
+    expect(holdsUnstorableText(nested('\\u0000'))).toBe(true);
+    expect(holdsUnstorableText(nested('fine'))).toBe(false);
+  });
+
   it('needs the walk only for JSON texts with a \\u escape', () => {
     const walked = (json: string) => mayHoldUnstorableText(json) && holdsUnstorableText(JSON.parse(json));
     expect(walked('{"t":"a\\u0000"}')).toBe(true);
