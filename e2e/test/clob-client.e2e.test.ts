@@ -2,6 +2,7 @@ import { ClobClient, OrderType, Side, SignatureTypeV2 } from '@polymarket/clob-c
 import { createWalletClient, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { polygon } from 'viem/chains';
+import { until } from '@exchange/testing';
 import { json } from '../src/http';
 import { startStack, type Stack } from '../src/stack';
 
@@ -86,5 +87,15 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
     expect(balance.balance).toBe('10000000');
     // What clients call before selling what a fill just bought: nothing to refresh here, the same answer.
     expect(await taker.updateBalanceAllowance({ asset_type: 'CONDITIONAL' as never, token_id: no })).toEqual(balance);
+
+    // A market BUY spends its dollar amount: the client caps it at the price of the level that completes
+    // $5 (0.55) and signs $5 for 5 / 0.55 shares; the better first level buys more shares than that.
+    for (const price of [0.5, 0.55]) {
+      expect(await maker.createAndPostOrder({ tokenID: yes, price, size: 5, side: Side.SELL }, undefined, OrderType.GTC)).toMatchObject({ status: 'live' });
+    }
+    await until(async () => ((await taker.getOrderBook(yes)).asks.length === 2 ? true : undefined));
+    const market = await taker.createAndPostMarketOrder({ tokenID: yes, amount: 5, side: Side.BUY }, undefined, OrderType.FOK);
+    // 5 at 0.50 and 4.54 at 0.55 for $4.997, plus fees of 0.025 and 4.54 × 0.02 × 0.55 × 0.45 = 0.02247.
+    expect(market).toMatchObject({ success: true, status: 'matched', makingAmount: '5.04447', takingAmount: '9.54' });
   });
 });

@@ -43,6 +43,11 @@ export interface OrderState {
   /** What the order still holds reserved: collateral for BUY, its token for SELL. */
   reservedAsset: string;
   reserved: number;
+  /**
+   * A marketable BUY only: what its fills still to come cost, known when it is placed (`walkBudget`);
+   * its fee cap keeps that much reserved instead of the rest's cost at its cap price.
+   */
+  costLeft?: number;
   tradeIds: string[];
   /**
    * Whether a committed batch holds the order's row: its next change is an update, not an insert (set by

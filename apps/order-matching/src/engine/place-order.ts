@@ -13,6 +13,7 @@ import { bookSide, flipFor, SHARE_STEP, valueOf } from './book-terms';
 import { recordBookChanges, recordOrderEvent, recordTradeEvent } from './engine-events';
 import type { EngineState } from './engine-state';
 import { maxFeeFor, rateBps } from './fees';
+import { walkBudget } from './market-buy';
 import { acceptableGtdExpiration } from './gtd-expiration';
 import { COLLATERAL } from './ledger';
 import type { MakerFill, MarketState, OrderState, TradeRecord } from './model';
@@ -61,14 +62,17 @@ export function placeOrder(state: EngineState, caller: Caller, verified: Verifie
   const terms = readOrderTerms(orderId, order, marketable, market);
   if ('code' in terms) return reject(terms);
 
-  // A marketable BUY trades whole hundredths of a share (docs/orders.md), so every fill value is exact.
-  const shares = marketable ? terms.shares - (terms.shares % SHARE_STEP) : terms.shares;
   const maker = order.maker.toLowerCase();
   const buy = terms.side === 'BUY';
+  const side = bookSide(terms.side, outcome);
+  // A marketable BUY spends its collateral amount, in whole hundredths of a share (docs/trading.md).
+  const walk = marketable && buy ? walkBudget(market.book, side, terms.price, terms.collateral) : undefined;
+  if (walk && (walk.shares === 0 || (orderType === 'FOK' && !walk.spent))) {
+    return reject(orderType === 'FOK' ? Rejections.fokNotFilled() : Rejections.fakNotFilled());
+  }
+  const shares = walk ? walk.shares : marketable ? terms.shares - (terms.shares % SHARE_STEP) : terms.shares;
   const reservedAsset = buy ? COLLATERAL : order.tokenId;
-  const reserved = buy
-    ? (marketable ? terms.collateral : valueOf(shares, terms.price)) + maxFeeFor(market.fee, shares, terms.price)
-    : shares;
+  const reserved = buy ? (walk ? walk.cost : valueOf(shares, terms.price)) + maxFeeFor(market.fee, shares, terms.price) : shares;
   if (!state.ledger.reserve(maker, reservedAsset, reserved)) return reject(Rejections.balance());
 
   const seq = state.nextSeq;
@@ -76,7 +80,7 @@ export function placeOrder(state: EngineState, caller: Caller, verified: Verifie
   const placed = market.book.place(
     {
       id: seq,
-      side: bookSide(terms.side, outcome),
+      side,
       price: flipFor(outcome, terms.price),
       size: shares,
       tif: TIF[orderType]!,
@@ -119,13 +123,14 @@ export function placeOrder(state: EngineState, caller: Caller, verified: Verifie
     createdAt: now,
     reservedAsset,
     reserved,
+    costLeft: walk?.cost,
     tradeIds: [],
     journaled: false,
   };
   state.addOrder(taker);
   state.touch(taker);
   const changedLevels: [Side, number][] = [];
-  if (placed.outcome === 'RESTING') changedLevels.push([bookSide(terms.side, outcome), flipFor(outcome, terms.price)]);
+  if (placed.outcome === 'RESTING') changedLevels.push([side, flipFor(outcome, terms.price)]);
 
   const trade: TradeRecord | undefined = placed.fills
     ? {

@@ -36,7 +36,8 @@ function applyToOrder(state: EngineState, order: OrderState, shares: number, val
   order.matched += shares;
   if (order.side === 'BUY') {
     // Never charge beyond what was reserved for fees: what stays reserved must still buy the rest.
-    const stillNeeded = costAtCap(order.size - order.matched, order.price);
+    if (order.costLeft !== undefined) order.costLeft -= value;
+    const stillNeeded = order.costLeft ?? costAtCap(order.size - order.matched, order.price);
     const charged = Math.max(0, Math.min(fee, order.reserved - value - stillNeeded));
     ledger.spendReserved(order.maker, COLLATERAL, value + charged);
     order.reserved -= value + charged;

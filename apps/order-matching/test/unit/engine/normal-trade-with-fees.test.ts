@@ -87,3 +87,26 @@ describe('a BUY that rests keeps reserved only what it can still spend as a make
     expectConserved(state);
   });
 });
+
+describe('a market BUY over two levels, with taker fees', () => {
+  it('pays each fill its whole fee though its cap is far above the prices it trades at', () => {
+    const state = newEngine(fee);
+    const alice = traderOf(1);
+    const bob = traderOf(2);
+    fund(state, alice, '100');
+    fund(state, bob, '100');
+    split(state, alice.address, CONDITION, 20_000_000);
+    placeOrder(state, alice, anOrder(alice, { side: 'SELL', price: '0.50', size: '5' }), 1);
+    placeOrder(state, alice, anOrder(alice, { side: 'SELL', price: '0.55', size: '5' }), 2);
+
+    // $5 at a cap of 0.70: 5 shares at 0.50, then 4.54 at 0.55 for 2.497. Fees: 5 × 0.04 × 0.5 × 0.5 =
+    // 0.05 and 4.54 × 0.04 × 0.55 × 0.45 = 0.044946, rounded to 0.04495. The rest of the budget
+    // (0.003) does not buy another 0.01 share.
+    const buy = placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.70', size: '7.1428', type: 'FAK', collateral: '5' }), 3);
+    expect(buy).toMatchObject({ success: true, status: 'matched', makingAmount: '5.09195', takingAmount: '9.54' });
+    expect(balanceOf(state, bob, COLLATERAL)).toEqual({ available: 94_908_050, reserved: 0 });
+    expect(balanceOf(state, bob, YES)).toEqual({ available: 9_540_000, reserved: 0 });
+    expect(state.effects.trades[0]).toMatchObject({ shares: 9_540_000, collateral: 4_997_000, fee: 94_950 });
+    expectConserved(state);
+  });
+});

@@ -1,7 +1,7 @@
 import { COLLATERAL } from '../../../src/engine/ledger';
 import { split } from '../../../src/engine/money';
 import { placeOrder } from '../../../src/engine/place-order';
-import { anOrder, balanceOf, CONDITION, expectConserved, fund, newEngine, traderOf, YES } from '../../support/engine-fixture';
+import { anOrder, balanceOf, CONDITION, expectConserved, fund, newEngine, NO, traderOf, YES } from '../../support/engine-fixture';
 
 const alice = traderOf(1);
 const bob = traderOf(2);
@@ -23,9 +23,36 @@ describe('order types', () => {
     const tooBig = placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.55', size: '11', type: 'FOK', collateral: '6.05' }), 3);
     expect(tooBig).toMatchObject({ success: false, code: 'FOK_ORDER_NOT_FILLED_ERROR', errorMsg: "order couldn't be fully filled. FOK orders are fully filled or killed." });
     expect(balanceOf(state, bob, COLLATERAL)).toEqual(before);
-    const fits = placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.55', size: '10', type: 'FOK', collateral: '5.5' }), 4);
+    // $5.50 to spend: the 10 shares up to 0.55 cost $5.25, so it cannot be spent whole.
+    const moreThanTheBook = placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.55', size: '10', type: 'FOK', collateral: '5.5' }), 4);
+    expect(moreThanTheBook).toMatchObject({ success: false, code: 'FOK_ORDER_NOT_FILLED_ERROR' });
+    const fits = placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.55', size: '9.5454', type: 'FOK', collateral: '5.25' }), 5);
     expect(fits).toMatchObject({ success: true, status: 'matched', makingAmount: '5.25', takingAmount: '10' });
     expect(balanceOf(state, bob, COLLATERAL)).toEqual({ available: 94_750_000, reserved: 0 });
+    expectConserved(state);
+  });
+
+  it('a marketable BUY spends its collateral amount, the price improvement buying more shares', () => {
+    const state = withAsks();
+    // $5 at a cap of 0.55: 5 shares at 0.50 ($2.50), then $2.50 buys 4.54 shares at 0.55 ($2.497).
+    const buy = placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.55', size: '9.0909', type: 'FOK', collateral: '5' }), 3);
+    expect(buy).toMatchObject({ success: true, status: 'matched', makingAmount: '4.997', takingAmount: '9.54' });
+    expect(balanceOf(state, bob, YES)).toEqual({ available: 9_540_000, reserved: 0 });
+    expect(balanceOf(state, bob, COLLATERAL)).toEqual({ available: 95_003_000, reserved: 0 });
+    expectConserved(state);
+  });
+
+  it('a marketable BUY of NO spends its amount on bids of YES at 1 − their price', () => {
+    const state = newEngine();
+    fund(state, alice, '100');
+    fund(state, bob, '100');
+    placeOrder(state, alice, anOrder(alice, { side: 'BUY', price: '0.60', size: '5' }), 1);
+    placeOrder(state, alice, anOrder(alice, { side: 'BUY', price: '0.50', size: '10' }), 2);
+    // NO costs 0.40 against the first bid, 0.50 against the second; $4 at a NO cap of 0.50: 5 × 0.40 + 4 × 0.50.
+    const fak = placeOrder(state, bob, anOrder(bob, { token: NO, side: 'BUY', price: '0.50', size: '8', type: 'FAK', collateral: '4' }), 3);
+    expect(fak).toMatchObject({ success: true, status: 'matched', makingAmount: '4', takingAmount: '9' });
+    expect(balanceOf(state, bob, NO)).toEqual({ available: 9_000_000, reserved: 0 });
+    expect(balanceOf(state, alice, YES)).toEqual({ available: 9_000_000, reserved: 0 });
     expectConserved(state);
   });
 

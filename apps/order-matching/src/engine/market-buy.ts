@@ -1,0 +1,48 @@
+import { Side, type MatchingBook } from '../core';
+import { costAtCap, MICRO, SHARE_STEP, valueOf } from './book-terms';
+
+/** What a marketable BUY's collateral buys from the book right now. */
+export interface BudgetWalk {
+  /** Shares, a multiple of 0.01. */
+  shares: number;
+  /** Collateral they cost at the makers' prices (at most the budget). */
+  cost: number;
+  /** Whether the budget is spent: what is left does not buy 0.01 share at the cap. */
+  spent: boolean;
+}
+
+/** Levels read from the book at a time; the next reads twice as many. */
+const FIRST_LEVELS = 16;
+
+/**
+ * A marketable BUY (FOK, FAK) spends a collateral amount, as upstream's market BUY does ("BUY amount =
+ * USD to spend"; the taker gets the price improvement, as more shares): its signed share amount only
+ * sets the worst price. Walks the opposite side of the YES book best level first, as far as the cap,
+ * taking at each level the whole 0.01 shares that what is left of the budget pays for. A BUY of YES
+ * (a bid) takes asks at their price; a BUY of NO (an ask at 1 − p) takes bids, each share costing
+ * 1 − the bid. `cap` is in the bought token's terms. Prices are on the 0.0001 grid, so every cost is
+ * an exact integer. The book does not change between this walk and the command that fills it (both run
+ * in one engine step), so the core then fills exactly these shares.
+ */
+export function walkBudget(book: MatchingBook, takerSide: Side, cap: number, budget: number): BudgetWalk {
+  const bid = takerSide === Side.BID;
+  const opposite = bid ? Side.ASK : Side.BID;
+  let shares = 0;
+  let cost = 0;
+  const walked = () => ({ shares, cost, spent: budget - cost < costAtCap(SHARE_STEP, cap) });
+  for (let read = 0, wanted = FIRST_LEVELS; ; wanted *= 2) {
+    const levels = book.depth(opposite, wanted);
+    for (; read < levels.length; read++) {
+      const level = levels[read]!;
+      const price = bid ? level.price : MICRO - level.price;
+      if (price > cap) return walked();
+      const affordable = Math.floor((budget - cost) / valueOf(SHARE_STEP, price)) * SHARE_STEP;
+      const take = Math.min(level.size, affordable);
+      shares += take;
+      cost += valueOf(take, price);
+      // Less than a level's worth left: less than 0.01 share's cost here, and every later level costs more.
+      if (take < level.size) return { shares, cost, spent: true };
+    }
+    if (levels.length < wanted) return walked();
+  }
+}

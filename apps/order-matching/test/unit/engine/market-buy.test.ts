@@ -1,0 +1,41 @@
+import { OrderBook, Side, type Fill } from '../../../src/core';
+import { walkBudget } from '../../../src/engine/market-buy';
+
+/** A book with one resting order per [side, price, shares] (micro-units). */
+function bookOf(...orders: [Side, number, number][]): OrderBook {
+  const book = new OrderBook();
+  const out: Fill[] = [];
+  orders.forEach(([side, price, size], i) => book.place({ id: i + 1, side, price, size, tif: 'GTC', postOnly: false }, out));
+  return book;
+}
+
+describe('walkBudget: what a market BUY’s collateral buys', () => {
+  it('takes whole 0.01 shares level by level and says when the budget, not the book, ended it', () => {
+    const book = bookOf([Side.ASK, 500_000, 5_000_000], [Side.ASK, 550_000, 5_000_000]);
+    expect(walkBudget(book, Side.BID, 550_000, 5_000_000)).toEqual({ shares: 9_540_000, cost: 4_997_000, spent: true });
+    // Exactly the value of both levels: spent, with nothing left over.
+    expect(walkBudget(book, Side.BID, 550_000, 5_250_000)).toEqual({ shares: 10_000_000, cost: 5_250_000, spent: true });
+    // More than the book holds up to the cap: not spent.
+    expect(walkBudget(book, Side.BID, 550_000, 5_300_000)).toEqual({ shares: 10_000_000, cost: 5_250_000, spent: false });
+    // The cap stops the walk before the dearer level.
+    expect(walkBudget(book, Side.BID, 540_000, 5_000_000)).toEqual({ shares: 5_000_000, cost: 2_500_000, spent: false });
+    // Less than 0.01 share's cost at the cap is a spent budget, though the book holds more.
+    expect(walkBudget(book, Side.BID, 550_000, 4_000)).toEqual({ shares: 0, cost: 0, spent: true });
+  });
+
+  it('buys NO from bids of YES at 1 − their price, best bid first', () => {
+    const book = bookOf([Side.BID, 500_000, 10_000_000], [Side.BID, 600_000, 5_000_000]);
+    // NO's cap 0.45 takes only the bid at 0.60 (NO at 0.40).
+    expect(walkBudget(book, Side.ASK, 450_000, 4_000_000)).toEqual({ shares: 5_000_000, cost: 2_000_000, spent: false });
+    expect(walkBudget(book, Side.ASK, 500_000, 4_000_000)).toEqual({ shares: 9_000_000, cost: 4_000_000, spent: true });
+  });
+
+  it('reads as many levels as the budget reaches', () => {
+    // 40 levels of 1 share from 0.10 up by 0.01: the first 16 read are not enough.
+    const levels = Array.from({ length: 40 }, (_, i): [Side, number, number] => [Side.ASK, 100_000 + i * 10_000, 1_000_000]);
+    const book = bookOf(...levels);
+    const all = levels.reduce((sum, [, price]) => sum + price, 0);
+    expect(walkBudget(book, Side.BID, 990_000, all)).toEqual({ shares: 40_000_000, cost: all, spent: true });
+    expect(walkBudget(book, Side.BID, 990_000, all + 1_000_000)).toEqual({ shares: 40_000_000, cost: all, spent: false });
+  });
+});
