@@ -163,6 +163,27 @@ describe('trading between two wallets through the gateway', () => {
     await expectBalanced();
   });
 
+  it('cancels the orders of one token or one market, and refuses a body it cannot read as filters', async () => {
+    const before = await balance(bob);
+    const place = async (tokenId: string) =>
+      (await bob.request('POST', '/order', await bob.order({ tokenId, side: 'BUY', shares: u('5'), collateral: u('0.5') }))).body.orderID as string;
+    const [onYes, onNo] = [await place(yes), await place(no)];
+    const open = async () => (await bob.request('GET', '/data/orders')).body.data.map((o: { id: string }) => o.id);
+    // Before, each of these cancelled every order of the account: no readable filter meant no filter.
+    for (const body of [[], 'x', 1, true, [{ market: conditionId }], { condition_id: conditionId }, { token_id: yes }]) {
+      const refused = await bob.request('DELETE', '/cancel-market-orders', body);
+      expect({ body, status: refused.status, code: refused.body.code }).toEqual({ body, status: 400, code: 'invalid_request' });
+    }
+    expect(await open()).toEqual([onYes, onNo]);
+    expect((await bob.request('DELETE', '/cancel-market-orders', { market: conditionId, asset_id: yes })).body).toEqual({ canceled: [onYes], not_canceled: {} });
+    expect((await bob.request('DELETE', '/cancel-market-orders', { market: conditionId })).body).toEqual({ canceled: [onNo], not_canceled: {} });
+    expect(await open()).toEqual([]);
+    expect(await balance(bob)).toBe(before);
+    // A heartbeat whose body is not an object neither starts nor replaces a cancel-on-disconnect session.
+    expect((await bob.request('POST', '/v1/heartbeats', 'x')).status).toBe(400);
+    await expectBalanced();
+  });
+
   it('cancels, merges, resolves, redeems and withdraws with the ledger balanced throughout', async () => {
     const resting = await bob.request('POST', '/order', await bob.order({ tokenId: no, side: 'BUY', shares: u('10'), collateral: u('3') }));
     expect(resting.body.status).toBe('live');

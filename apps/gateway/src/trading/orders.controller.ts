@@ -3,6 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { ApiCaller } from '../auth/api-caller';
 import { L2AuthGuard } from '../auth/l2-auth.guard';
 import { OrdersService } from './orders.service';
+import { objectBody } from '../http/object-body';
 import type { QueryString } from '../http/query-string';
 
 /** Trading routes of the CLOB surface; every one needs L2 authentication. */
@@ -42,8 +43,8 @@ export class OrdersController {
   }
 
   @Delete('cancel-market-orders')
-  cancelMarket(@ApiCaller() caller: ApiCaller, @Body() body: Record<string, unknown> | undefined) {
-    return this.orders.forward('matching.orders.cancel-market.v1', { ...body, caller });
+  cancelMarket(@ApiCaller() caller: ApiCaller, @Body() body: unknown) {
+    return this.orders.forward('matching.orders.cancel-market.v1', { ...objectBody(body), caller });
   }
 
   @Get('data/order/:id')
@@ -82,25 +83,25 @@ export class OrdersController {
 
   @Post('v1/heartbeats')
   @HttpCode(200)
-  heartbeat(@ApiCaller() caller: ApiCaller, @Body() body: Record<string, unknown> | undefined) {
-    return this.orders.forward('matching.heartbeat.v1', { heartbeat_id: body?.heartbeat_id, caller });
+  heartbeat(@ApiCaller() caller: ApiCaller, @Body() body: unknown) {
+    return this.orders.forward('matching.heartbeat.v1', { heartbeat_id: objectBody(body).heartbeat_id, caller });
   }
 
   @Post('split')
   @HttpCode(200)
-  split(@ApiCaller() caller: ApiCaller, @Body() body: Record<string, unknown> | undefined) {
-    return this.orders.forward('matching.split.v1', { ...body, caller });
+  split(@ApiCaller() caller: ApiCaller, @Body() body: unknown) {
+    return this.orders.forward('matching.split.v1', { ...objectBody(body), caller });
   }
 
   @Post('merge')
   @HttpCode(200)
-  merge(@ApiCaller() caller: ApiCaller, @Body() body: Record<string, unknown> | undefined) {
-    return this.orders.forward('matching.merge.v1', { ...body, caller });
+  merge(@ApiCaller() caller: ApiCaller, @Body() body: unknown) {
+    return this.orders.forward('matching.merge.v1', { ...objectBody(body), caller });
   }
 
   @Post('redeem')
   @HttpCode(200)
-  redeem(@ApiCaller() caller: ApiCaller, @Body() body: Record<string, unknown> | undefined) {
-    return this.orders.forward('matching.redeem.v1', { ...body, caller });
+  redeem(@ApiCaller() caller: ApiCaller, @Body() body: unknown) {
+    return this.orders.forward('matching.redeem.v1', { ...objectBody(body), caller });
   }
 }

@@ -52,7 +52,11 @@ export const cancelOrdersRequest = z.object({ caller, orderIds: z.array(orderIdS
 export type CancelOrdersRequest = z.output<typeof cancelOrdersRequest>;
 
 export const cancelAllRequest = z.object({ caller });
-export const cancelMarketRequest = z.object({
+/**
+ * Both filters are optional (none: every market, as upstream's guide has it), so an unknown key is
+ * refused rather than dropped: a misspelled filter (`condition_id`) would otherwise cancel everything.
+ */
+export const cancelMarketRequest = z.strictObject({
   caller,
   market: conditionIdSchema.optional(),
   asset_id: tokenId.optional(),
