@@ -50,4 +50,15 @@ describe('pgPool', () => {
     expect(pids()[1]).not.toBe(pids()[0]);
     expect(await exited).toBe(0);
   });
+
+  it('runs its sessions without JIT compilation, keeping the options it was given', async () => {
+    const { pgPool } = await import('../src/database/pg-pool');
+    const pool = pgPool('test', { connectionString: SERVER, max: 1, options: '-c plan_cache_mode=force_generic_plan' });
+    try {
+      const settings = await pool.query<{ jit: string; plan: string }>("SELECT current_setting('jit') AS jit, current_setting('plan_cache_mode') AS plan");
+      expect(settings.rows[0]).toEqual({ jit: 'off', plan: 'force_generic_plan' });
+    } finally {
+      await pool.end();
+    }
+  });
 });
