@@ -1,0 +1,36 @@
+import { createServer, type Server } from 'node:http';
+import { connect } from 'node:net';
+import type { AccessLine } from '../../src/http/lane';
+import { orderLane } from '../../src/trading/order-lane';
+
+/**
+ * The order lane on a real HTTP server, with a client that goes away in the middle of its body. The
+ * request never reaches parsing, authentication or the engine, so the lane gets none of them.
+ */
+describe('the order lane when the client goes away mid-body', () => {
+  const lines: AccessLine[] = [];
+  let server: Server;
+  let port: number;
+
+  beforeAll(async () => {
+    const unused = undefined as never;
+    const lane = orderLane(unused, unused, unused, 65_536, (line) => lines.push(line));
+    server = createServer((request, response) => {
+      if (!lane(request, response)) response.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    port = typeof address === 'object' && address ? address.port : 0;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('logs a 400, not a 503 for an unavailable database', async () => {
+    const socket = connect(port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write('POST /order HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"order":');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.destroy();
+    for (const deadline = Date.now() + 2_000; lines.length === 0 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(lines).toEqual([expect.objectContaining({ method: 'POST', url: '/order', status: 400 })]);
+  });
+});
