@@ -14,8 +14,10 @@ export const gatewayEnvSchema = baseEnvSchema.extend({
   DATA_PORT: port.default(8083),
   HOST: z.string().default('0.0.0.0'),
   ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters'),
-  /** Largest request body accepted, in bytes (imports of upstream catalog files are the big ones). */
-  BODY_LIMIT: z.coerce.number().int().min(1024).default(20 * 1024 * 1024),
+  /** Largest request body accepted, in bytes, but by the operator API (15 orders are about 40 KB). */
+  BODY_LIMIT: z.coerce.number().int().min(1024).default(1024 * 1024),
+  /** Largest body of the operator API (`/admin/*`), in bytes: imports of upstream catalog files. */
+  ADMIN_BODY_LIMIT: z.coerce.number().int().min(1024).default(20 * 1024 * 1024),
   ACCESS_LOG: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   ...authEnvShape,
   ...tradingEnvShape,

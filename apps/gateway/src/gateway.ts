@@ -14,6 +14,8 @@ import { answerClientError } from './http/client-error';
 import type { GatewayEnv } from './config';
 import { GatewayModule, servesClob, type SharedResources } from './gateway.module';
 import { sendFailure, toFailure } from './http/error-body.filter';
+import { AdminToken } from './admin/admin-token.guard';
+import { operatorBodyLimit, refuseOperatorRequestsWithoutToken } from './admin/operator-requests';
 import { ErrorBodyFastifyAdapter, requestIdOf, setUpFastify } from './http/fastify-setup';
 import { HotCache } from './market-data/hot-cache';
 import { HotMetadata } from './market-data/hot-metadata.service';
@@ -56,11 +58,13 @@ async function startSurface(surface: Surface, port: number, env: GatewayEnv, sha
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forSurface(surface, env, shared), adapter, {
     logger,
   });
+  const fastify = app.getHttpAdapter().getInstance();
+  operatorBodyLimit(fastify, env.ADMIN_BODY_LIMIT);
   // After init, so that the body parsers set below replace the ones Nest registers there.
   await app.init();
-  const fastify = app.getHttpAdapter().getInstance();
   parseJsonBodiesOnly(fastify);
   setUpFastify(fastify, accessLog, shared.limiter);
+  refuseOperatorRequestsWithoutToken(fastify, new AdminToken(env.ADMIN_TOKEN));
   if (servesClob(surface)) {
     const orders = orderLane(app.get(OrdersService), app.get(L2Authenticator), jsonBodyParser(fastify), env.BODY_LIMIT, accessLog);
     lanes = [hotLane(app.get(HotMetadata), shared.limiter, accessLog), orders];

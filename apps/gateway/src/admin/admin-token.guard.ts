@@ -4,19 +4,36 @@ import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../http/api-error';
 import { GATEWAY_ENV, type GatewayEnv } from '../config';
 
-/** The operator API needs `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant time. */
-@Injectable()
-export class AdminTokenGuard implements CanActivate {
+/** The operator API's credential: `Authorization: Bearer <ADMIN_TOKEN>`, compared in constant time. */
+export class AdminToken {
   private readonly expected: Buffer;
 
+  constructor(token: string) {
+    this.expected = Buffer.from(`Bearer ${token}`);
+  }
+
+  accepts(authorization: string | undefined): boolean {
+    const given = Buffer.from(authorization ?? '');
+    return given.length === this.expected.length && timingSafeEqual(given, this.expected);
+  }
+
+  /** The refusal of a request without it. */
+  static refusal(): ApiError {
+    return ApiError.of('unauthorized', 'Unauthorized: a valid admin bearer token is required');
+  }
+}
+
+/** The operator API needs the admin token (also checked before the body is read: `operator-requests.ts`). */
+@Injectable()
+export class AdminTokenGuard implements CanActivate {
+  private readonly token: AdminToken;
+
   constructor(@Inject(GATEWAY_ENV) env: GatewayEnv) {
-    this.expected = Buffer.from(`Bearer ${env.ADMIN_TOKEN}`);
+    this.token = new AdminToken(env.ADMIN_TOKEN);
   }
 
   canActivate(context: ExecutionContext): boolean {
-    const header = context.switchToHttp().getRequest<FastifyRequest>().headers.authorization ?? '';
-    const given = Buffer.from(header);
-    if (given.length === this.expected.length && timingSafeEqual(given, this.expected)) return true;
-    throw ApiError.of('unauthorized', 'Unauthorized: a valid admin bearer token is required');
+    if (this.token.accepts(context.switchToHttp().getRequest<FastifyRequest>().headers.authorization)) return true;
+    throw AdminToken.refusal();
   }
 }

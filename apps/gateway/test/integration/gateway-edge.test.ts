@@ -32,6 +32,7 @@ describe('gateway edge (real NATS, no services)', () => {
         LOG_LEVEL: 'error',
         RPC_TIMEOUT_MS: '2000',
         BODY_LIMIT: '65536',
+        ADMIN_BODY_LIMIT: '262144',
       }),
     );
     base = `http://127.0.0.1:${gateway.ports.combined}`;
@@ -176,6 +177,35 @@ describe('gateway edge (real NATS, no services)', () => {
       expect(response.status).toBe(401);
       expect(await response.json()).toMatchObject({ code: 'unauthorized' });
     }
+  });
+
+  it('takes larger bodies on the operator API only, and refuses one without the token before reading it', async () => {
+    const json = { 'content-type': 'application/json' };
+    const admin = { ...json, authorization: `Bearer ${ADMIN_TOKEN}` };
+    const between = JSON.stringify({ events: [{ slug: 'x'.repeat(100_000) }] });
+    // Over BODY_LIMIT, under ADMIN_BODY_LIMIT: read on the operator API (no catalog here: 503), too large elsewhere.
+    expect((await get('/admin/import', { method: 'POST', headers: admin, body: between })).status).toBe(503);
+    const books = await get('/books', { method: 'POST', headers: json, body: between });
+    expect({ status: books.status, body: await books.json() }).toEqual({ status: 413, body: { error: 'request body too large', code: 'payload_too_large' } });
+    expect((await get('/admin/import', { method: 'POST', headers: admin, body: 'x'.repeat(300_000) })).status).toBe(413);
+
+    // 10 MB announced, a few bytes sent: the 401 comes at once, with the body never read.
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = createConnection(gateway.ports.combined, '127.0.0.1', () =>
+        socket.write('POST /admin/import HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 10000000\r\n\r\n[{"slug":'),
+      );
+      let text = '';
+      socket.on('data', (chunk) => {
+        text += chunk.toString();
+        if (text.includes('}')) {
+          socket.destroy();
+          resolve(text);
+        }
+      });
+      socket.on('error', reject);
+    });
+    expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 401 Unauthorized');
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({ error: 'Unauthorized: a valid admin bearer token is required', code: 'unauthorized' });
   });
 
   it('answers malformed bodies with 400 and the error body', async () => {
