@@ -1,13 +1,13 @@
 import { Controller, Module, type INestApplication } from '@nestjs/common';
 import { connect, type NatsConnection } from 'nats';
 import { Pool } from 'pg';
-import { fail, ok, type ListTagsRequest, type Reply, type Tag } from '@exchange/contracts';
+import { fail, ok, type Failure, type ListTagsRequest, type Reply, type Tag } from '@exchange/contracts';
 import { deleteStreams, TEST_NATS_URL, testPrefix } from '@exchange/testing';
 import { bootstrapService } from '../src/bootstrap/bootstrap-service';
 import { HealthController } from '../src/bootstrap/health.controller';
 import { currentRequestId } from '../src/logging/request-context';
 import { MessagingModule } from '../src/nats/messaging.module';
-import { RpcClient } from '../src/nats/rpc-client';
+import { answeredByNobody, RpcClient } from '../src/nats/rpc-client';
 import { RpcRoute } from '../src/nats/rpc-route';
 
 const seen: { request: ListTagsRequest; requestId?: string }[] = [];
@@ -77,8 +77,22 @@ describe('request/reply over real NATS with the Nest transport', () => {
   it('reports a subject nobody serves as 503 at once', async () => {
     const other = new RpcClient(nc, `${prefix}x`, 2000);
     const started = Date.now();
-    expect(await other.request('catalog.tags.list.v1', {})).toMatchObject({ ok: false, status: 503, body: { code: 'service_unavailable' } });
+    const reply = await other.request('catalog.tags.list.v1', {});
+    expect(reply).toMatchObject({ ok: false, status: 503, body: { code: 'service_unavailable' } });
     expect(Date.now() - started).toBeLessThan(500);
+    expect(answeredByNobody(reply as Failure)).toBe(true);
+  });
+
+  it('tells a service that is slow to answer from one that is not there', async () => {
+    const silent = nc.subscribe(`${prefix}y.catalog.tags.list.v1`);
+    await nc.flush();
+    try {
+      const reply = await new RpcClient(nc, `${prefix}y`, 300).request('catalog.tags.list.v1', {});
+      expect(reply).toMatchObject({ ok: false, status: 503, body: { code: 'service_unavailable', retry_after_seconds: 1 } });
+      expect(answeredByNobody(reply as Failure)).toBe(false);
+    } finally {
+      silent.unsubscribe();
+    }
   });
 
   it('serves the health endpoint', async () => {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { MAX_BATCH_ORDERS, type OrderResult, type RpcResponse, type RpcSubject } from '@exchange/contracts';
+import { answeredByNobody } from '@exchange/service-kit';
 import type { ApiCaller } from '../auth/api-caller';
 import { ApiError } from '../http/api-error';
 import { Forwarder } from '../http/forwarder.service';
@@ -60,12 +61,16 @@ export class OrdersService {
   }
 }
 
-/** While the matching engine restarts nobody answers, which upstream reports as 425. */
+/**
+ * While the matching engine restarts nobody answers, which upstream reports as 425. An engine that is
+ * there but slow to answer stays a 503 (it was a 425 "restarting" too, misleading while the engine was
+ * only busy; seen in a fuzzing run).
+ */
 async function whileEngineRestarts<T>(answer: Promise<T>): Promise<T> {
   try {
     return await answer;
   } catch (error) {
-    if (error instanceof ApiError && error.body.code === 'service_unavailable') {
+    if (error instanceof ApiError && answeredByNobody(error.failure)) {
       throw ApiError.of('too_early', 'the matching engine is restarting; retry shortly', 1);
     }
     throw error;

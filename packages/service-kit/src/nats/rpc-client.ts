@@ -3,6 +3,7 @@ import { headers as natsHeaders, JSONCodec, type NatsConnection, type NatsError 
 import {
   fail,
   RPC_HEADERS,
+  type Failure,
   type Reply,
   type RpcRequestInput,
   type RpcResponse,
@@ -13,6 +14,12 @@ import { LargePayloads, PartsUnavailableError } from './large-payloads';
 import { prefixed } from './subjects';
 
 const codec = JSONCodec();
+const NO_RESPONDER = 'no service is answering';
+
+/** Whether a failure says that no process serves the subject at all (down or restarting), not that it was slow. */
+export function answeredByNobody(failure: Failure): boolean {
+  return failure.body.code === 'service_unavailable' && failure.body.error.startsWith(NO_RESPONDER);
+}
 const SCHEMA_VERSION = '1';
 
 interface NestResponsePacket<T> {
@@ -50,7 +57,7 @@ export class RpcClient {
     } catch (error) {
       if (error instanceof PartsUnavailableError) return fail('service_unavailable', `${subject}: ${error.message}`, 1);
       const code = (error as NatsError).code;
-      if (code === '503') return fail('service_unavailable', `no service is answering ${subject}`, 1);
+      if (code === '503') return fail('service_unavailable', `${NO_RESPONDER} ${subject}`, 1);
       if (code === 'TIMEOUT') return fail('service_unavailable', `${subject} timed out`, 1);
       throw error;
     }
