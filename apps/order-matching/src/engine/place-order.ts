@@ -72,7 +72,9 @@ export function placeOrder(state: EngineState, caller: Caller, verified: Verifie
   }
   const shares = walk ? walk.shares : marketable ? terms.shares - (terms.shares % SHARE_STEP) : terms.shares;
   const reservedAsset = buy ? COLLATERAL : order.tokenId;
-  const reserved = buy ? (walk ? walk.cost : valueOf(shares, terms.price)) + maxFeeFor(market.fee, shares, terms.price) : shares;
+  // A marketable BUY holds its whole amount, as upstream refuses an order its balance does not cover;
+  // what the walk leaves unspent goes back when it ends, at once.
+  const reserved = buy ? (walk ? terms.collateral : valueOf(shares, terms.price)) + maxFeeFor(market.fee, shares, terms.price) : shares;
   if (!state.ledger.reserve(maker, reservedAsset, reserved)) return reject(Rejections.balance());
 
   const seq = state.nextSeq;

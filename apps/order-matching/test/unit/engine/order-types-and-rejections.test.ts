@@ -42,6 +42,18 @@ describe('order types', () => {
     expectConserved(state);
   });
 
+  it('a marketable BUY needs its whole amount, though the book would take less of it', () => {
+    const state = withAsks();
+    const before = balanceOf(state, bob, COLLATERAL);
+    const tooMuch = placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.55', size: '272.7272', type: 'FAK', collateral: '150' }), 3);
+    expect(tooMuch).toMatchObject({ success: false, code: 'INVALID_ORDER_NOT_ENOUGH_BALANCE' });
+    expect(balanceOf(state, bob, COLLATERAL)).toEqual(before);
+    const covered = placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.55', size: '181.8181', type: 'FAK', collateral: '100' }), 4);
+    expect(covered).toMatchObject({ success: true, makingAmount: '5.25', takingAmount: '10' });
+    expect(balanceOf(state, bob, COLLATERAL)).toEqual({ available: 94_750_000, reserved: 0 });
+    expectConserved(state);
+  });
+
   it('a marketable BUY of NO spends its amount on bids of YES at 1 − their price', () => {
     const state = newEngine();
     fund(state, alice, '100');
