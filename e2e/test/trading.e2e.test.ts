@@ -1,3 +1,4 @@
+import { toChecksumAddress } from '@exchange/chain';
 import { json } from '../src/http';
 import { startStack, type Stack } from '../src/stack';
 import { Trader } from '../src/trader';
@@ -235,6 +236,20 @@ describe('trading between two wallets through the gateway', () => {
     expect((await stack.admin('POST', '/admin/withdrawals', { address: bob.address, amount: '103.904' })).status).toBe(200);
     expect(await balance(bob)).toBe('0');
     await expectBalanced();
+  });
+
+  it('binds a deposit wallet to one owner for good', async () => {
+    const wallet = `0x${'7a'.repeat(20)}`;
+    const bind = async (body: unknown) => {
+      const response = await stack.admin('POST', '/admin/wallets', body);
+      return { status: response.status, body: await json(response) };
+    };
+    const bound = await bind({ wallet, owner: bob.address });
+    expect(bound).toEqual({ status: 200, body: { wallet: toChecksumAddress(wallet), owner: toChecksumAddress(bob.address) } });
+    expect((await bind({ wallet: wallet.toUpperCase().replace('0X', '0x'), owner: bob.address.toLowerCase() })).status).toBe(200);
+    expect(await bind({ wallet, owner: alice.address })).toMatchObject({ status: 409, body: { code: 'conflict' } });
+    expect(await bind({ wallet: alice.address, owner: alice.address })).toMatchObject({ status: 400, body: { code: 'invalid_request' } });
+    expect(await bind({ wallet: '0x1234', owner: alice.address })).toMatchObject({ status: 400, body: { code: 'invalid_request' } });
   });
 
   it('applies a deposit or withdrawal sent again under its reference once', async () => {

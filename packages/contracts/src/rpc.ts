@@ -33,6 +33,7 @@ import {
 import {
   accountRequest,
   balanceRequest,
+  bindWalletRequest,
   cancelAllRequest,
   cancelMarketRequest,
   cancelOrdersRequest,
@@ -47,6 +48,7 @@ import {
   redeemRequest,
   resolveRequest,
   splitMergeRequest,
+  type WalletBinding,
 } from './trading/requests';
 import { bookSnapshotsRequest, tradeHistoryRequest, type BookSnapshotsPage, type TradeHistoryPage } from './trading/read-model-sources';
 import type { AccountBalances, BalanceAllowance, CancelResult, MoneyMoveRecord, MoneyMoveResult, OpenOrder, OrderResult, Page, Trade } from './trading/resources';
@@ -132,6 +134,7 @@ export const rpcContract = {
   'matching.admin.post-only.v1': { request: postOnlyModeRequest, response: {} as { enabled: boolean; until: string | null } },
   'matching.admin.audit.v1': { request: empty, response: {} as LedgerAudit },
   'matching.admin.account.v1': { request: accountRequest, response: {} as AccountBalances },
+  'matching.admin.wallet.bind.v1': { request: bindWalletRequest, response: {} as WalletBinding },
   'matching.admin.money-moves.v1': { request: moneyMovesRequest, response: {} as MoneyMoveRecord[] },
 } as const;
 

@@ -35,6 +35,13 @@ export class MoneyAdminController {
     return this.orders.forward('matching.admin.post-only.v1', body);
   }
 
+  /** Binds a deposit wallet (signature type 3) to the owner whose signatures it accepts: `{wallet, owner}`. */
+  @Post('wallets')
+  @HttpCode(200)
+  bindWallet(@Body() body: Json) {
+    return this.orders.forward('matching.admin.wallet.bind.v1', body);
+  }
+
   @Get('accounts/:address')
   account(@Param('address') address: string) {
     return this.orders.forward('matching.admin.account.v1', { address });

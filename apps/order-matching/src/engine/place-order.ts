@@ -22,8 +22,12 @@ import { settleFill } from './settlement';
 const TIF: Record<string, TimeInForce> = { GTC: 'GTC', GTD: 'GTC', FOK: 'FOK', FAK: 'FAK' };
 const fills: Fill[] = [];
 
-/** Who may place this order: the API key's owner, signing for its own address or its deposit wallet. */
-function checkIdentity(caller: Caller, verified: VerifiedOrder): Rejection | undefined {
+/**
+ * Who may place this order: the API key's owner, signing for its own address or for a deposit wallet
+ * the operator bound to it (`walletOwners`). Without that binding anyone could sign a type-3 order
+ * naming any address as the wallet and spend its balance (found by a soak, 2026-11-26).
+ */
+function checkIdentity(state: EngineState, caller: Caller, verified: VerifiedOrder): Rejection | undefined {
   const { order, owner } = verified.submission;
   if (owner !== caller.apiKey) return Rejections.owner();
   const signer = order.signer.toLowerCase();
@@ -32,7 +36,9 @@ function checkIdentity(caller: Caller, verified: VerifiedOrder): Rejection | und
   if (order.signatureType === 0 && (signer !== maker || signer !== caller.address.toLowerCase() || recovered !== signer)) {
     return Rejections.signer();
   }
-  if (order.signatureType === 3 && (signer !== maker || recovered !== caller.address.toLowerCase())) return Rejections.signer();
+  if (order.signatureType === 3 && (signer !== maker || recovered !== caller.address.toLowerCase() || state.walletOwners.get(maker) !== recovered)) {
+    return Rejections.signer();
+  }
   if (order.signatureType === 1 || order.signatureType === 2) return Rejections.signer();
   return undefined;
 }
@@ -46,7 +52,7 @@ export function placeOrder(state: EngineState, caller: Caller, verified: Verifie
   const { order, orderType, postOnly } = submission;
   const reject = (rejection: Rejection) => rejectionResult(orderId, rejection);
 
-  const identity = checkIdentity(caller, verified);
+  const identity = checkIdentity(state, caller, verified);
   if (identity) return reject(identity);
   const located = state.tokens.get(order.tokenId);
   if (!located) return reject(Rejections.unknownToken(order.tokenId));

@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import type { AccountRequest, MoneyMoveRequest, MoneyMovesRequest, PostOnlyModeRequest, RedeemRequest, ResolveRequest, RpcRequest, SplitMergeRequest } from '@exchange/contracts';
+import type { AccountRequest, BindWalletRequest, MoneyMoveRequest, MoneyMovesRequest, PostOnlyModeRequest, RedeemRequest, ResolveRequest, RpcRequest, SplitMergeRequest } from '@exchange/contracts';
 import { RpcRoute } from '@exchange/service-kit';
 import { MoneyJournalService } from './money-journal.service';
 import { MoneyService } from './money.service';
@@ -19,6 +19,11 @@ export class MoneyController {
   @RpcRoute('matching.admin.withdraw.v1')
   withdraw(request: MoneyMoveRequest) {
     return this.money.withdraw(request);
+  }
+
+  @RpcRoute('matching.admin.wallet.bind.v1')
+  bindWallet(request: BindWalletRequest) {
+    return this.money.bindWallet(request);
   }
 
   @RpcRoute('matching.split.v1')

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   fail,
   type AccountRequest,
+  type BindWalletRequest,
   formatUnits,
   ok,
   type AccountBalances,
@@ -13,6 +14,7 @@ import {
   type Reply,
   type ResolveRequest,
   type SplitMergeRequest,
+  type WalletBinding,
 } from '@exchange/contracts';
 import { toChecksumAddress } from '@exchange/chain';
 import type { EngineState } from '../engine/engine-state';
@@ -59,6 +61,24 @@ export class MoneyService {
     if (winner !== 0 && winner !== 1) return fail('invalid_request', `winningOutcome must be 0, 1, ${market.outcomes.join(' or ')}`);
     const { value } = await this.engine.run((state, now) => resolve(state, conditionId, winner, now));
     return value.ok ? ok({ conditionId, winningOutcome: winner, canceled: value.data.canceled }) : value;
+  }
+
+  /**
+   * Binds a deposit wallet to its owner for good (a wallet's owner does not change: another owner is a
+   * 409), stored before it takes effect. Until it is bound, no type-3 order of the wallet is accepted.
+   */
+  async bindWallet(request: BindWalletRequest): Promise<Reply<WalletBinding>> {
+    const wallet = request.wallet.toLowerCase();
+    const owner = request.owner.toLowerCase();
+    if (wallet === owner) return fail('invalid_request', 'a wallet cannot be its own owner');
+    // The no-op update makes RETURNING give the stored row when the wallet is bound already.
+    const stored = await this.engine.pool.query<{ owner: string }>(
+      'INSERT INTO deposit_wallets (wallet, owner) VALUES ($1, $2) ON CONFLICT (wallet) DO UPDATE SET wallet = EXCLUDED.wallet RETURNING owner',
+      [wallet, owner],
+    );
+    if (stored.rows[0]!.owner !== owner) return fail('conflict', `wallet ${toChecksumAddress(wallet)} is bound to another owner`);
+    this.engine.state.walletOwners.set(wallet, owner);
+    return ok({ wallet: toChecksumAddress(wallet), owner: toChecksumAddress(owner) });
   }
 
   postOnly(request: PostOnlyModeRequest): Reply<{ enabled: boolean; until: string | null }> {

@@ -128,6 +128,14 @@ export type MoneyMoveRequest = z.output<typeof moneyMoveRequest>;
 export const accountRequest = z.object({ address: addressSchema });
 export type AccountRequest = z.output<typeof accountRequest>;
 
+/** The operator binds a deposit wallet (signature type 3) to the owner whose signatures it accepts. */
+export const bindWalletRequest = z.object({ wallet: addressSchema, owner: addressSchema });
+export type BindWalletRequest = z.output<typeof bindWalletRequest>;
+export interface WalletBinding {
+  wallet: string;
+  owner: string;
+}
+
 export const MONEY_MOVE_KINDS = ['deposit', 'withdrawal', 'split', 'merge', 'redeem'] as const;
 
 /** The operator's list of money moves, newest first, by limit and offset like the catalog's lists. */

@@ -152,6 +152,25 @@ describe('rejections change nothing and say why in the upstream words', () => {
     expect(placeOrder(state, bob, forged, 10).errorMsg).toBe('the order signer address has to be the address of the API KEY');
   });
 
+  it('takes a deposit wallet\'s (type 3) order only from the owner the operator bound the wallet to', () => {
+    const wallet = traderOf(3).address;
+    fund(state, { apiKey: 'none', address: wallet }, '100');
+    // Bob's key, Bob's signature in the envelope, the wallet as signer and maker.
+    const forWallet = () => {
+      const order = anOrder(bob, { side: 'BUY', price: '0.40', size: '5' });
+      return { ...order, submission: { ...order.submission, order: { ...order.submission.order, signatureType: 3, maker: wallet, signer: wallet } } };
+    };
+    const before = JSON.stringify(state.ledger.get(wallet.toLowerCase(), COLLATERAL));
+    // Unbound (before, this spent the wallet's balance: anybody could name any address as its wallet), or bound to another owner.
+    expect(placeOrder(state, bob, forWallet(), 10)).toMatchObject({ success: false, errorMsg: 'the order signer address has to be the address of the API KEY' });
+    state.walletOwners.set(wallet.toLowerCase(), alice.address.toLowerCase());
+    expect(placeOrder(state, bob, forWallet(), 10)).toMatchObject({ success: false, errorMsg: 'the order signer address has to be the address of the API KEY' });
+    expect(JSON.stringify(state.ledger.get(wallet.toLowerCase(), COLLATERAL))).toBe(before);
+    state.walletOwners.set(wallet.toLowerCase(), bob.address.toLowerCase());
+    expect(placeOrder(state, bob, forWallet(), 10)).toMatchObject({ success: true, status: 'live' });
+    expect(state.ledger.get(wallet.toLowerCase(), COLLATERAL).reserved).toBe(2_000_000);
+  });
+
   it('refuses orders on a closed or resolved market', () => {
     const closed = newEngine(undefined, { acceptingOrders: false });
     fund(closed, bob, '10');
