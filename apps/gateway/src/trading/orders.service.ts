@@ -55,24 +55,32 @@ export class OrdersService {
   private async place(caller: ApiCaller, bodies: unknown[]): Promise<OrderResult[]> {
     const checked = await Promise.all(bodies.map((body) => this.verifier.check(body)));
     const verified = checked.flatMap((c) => ('verified' in c ? [c.verified] : []));
-    const answered = verified.length ? await whileEngineRestarts(this.batcher.place({ caller, orders: verified })) : [];
+    const answered = verified.length ? await whileEngineRestarts(this.batcher.place({ caller, orders: verified }), PLACEMENT_UNANSWERED) : [];
     let next = 0;
     return checked.map((c) => ('verified' in c ? answered[next++]! : c.failed));
   }
 }
 
 /**
- * While the matching engine restarts nobody answers, which upstream reports as 425. An engine that is
- * there but slow to answer stays a 503 (it was a 425 "restarting" too, misleading while the engine was
- * only busy; seen in a fuzzing run).
+ * Placements the engine received but did not answer in time: it may have committed them (a soak killed it
+ * right after such commits, and those answers had said "restarting; retry", inviting a fresh order and a
+ * double position). The order id is the order's hash, so the client can look it up, and the same signed
+ * order sent again is refused as a duplicate if it was placed.
  */
-async function whileEngineRestarts<T>(answer: Promise<T>): Promise<T> {
+const PLACEMENT_UNANSWERED =
+  'the matching engine did not answer in time; the order may have been placed: read it with GET /data/order/{orderID}, or send the same signed order again (a placed one is refused as a duplicate)';
+
+/**
+ * While the matching engine restarts nobody answers, which upstream reports as 425: the request reached
+ * no engine, so nothing was done. An engine that received it but did not answer in time stays a 503
+ * (with `unanswered` as its message when given): it may have acted (it was a 425 "restarting" too).
+ */
+async function whileEngineRestarts<T>(answer: Promise<T>, unanswered?: string): Promise<T> {
   try {
     return await answer;
   } catch (error) {
-    if (error instanceof ApiError && answeredByNobody(error.failure)) {
-      throw ApiError.of('too_early', 'the matching engine is restarting; retry shortly', 1);
-    }
-    throw error;
+    if (!(error instanceof ApiError) || error.body.code !== 'service_unavailable') throw error;
+    if (answeredByNobody(error.failure)) throw ApiError.of('too_early', 'the matching engine is restarting; retry shortly', 1);
+    throw unanswered ? ApiError.of('service_unavailable', unanswered, 1) : error;
   }
 }

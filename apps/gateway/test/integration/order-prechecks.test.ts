@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { connect } from 'nats';
 import { privateKeyToAccount } from 'viem/accounts';
 import { EXCHANGE_V2_CONTRACTS, orderV2Digest, type OrderV2 } from '@exchange/chain';
 import { hotMetadataKeys } from '@exchange/contracts';
@@ -31,7 +32,7 @@ describe('order pre-checks on the hot market metadata', () => {
   });
 
   beforeAll(async () => {
-    gw = await startAuthGateway('prechk');
+    gw = await startAuthGateway('prechk', { RPC_TIMEOUT_MS: '1000' });
     redis = new Redis(gw.env.REDIS_URL);
     const prefix = gw.env.REDIS_KEY_PREFIX;
     await redis.hset(hotMetadataKeys.token(prefix, STANDARD_TOKEN), settings(false));
@@ -128,5 +129,19 @@ describe('order pre-checks on the hot market metadata', () => {
     const [batchPassed, batchReplayed] = await send('/orders', batch, 2);
     expect(batchPassed).toMatchObject({ status: 425 });
     expect(batchReplayed).toEqual(unauthorized);
+  });
+
+  it('says that an order may have been placed when the engine received it but did not answer in time', async () => {
+    const nc = await connect({ servers: gw.env.NATS_URL });
+    const silent = nc.subscribe(`${gw.env.NATS_PREFIX}.matching.orders.place.v1`);
+    await nc.flush();
+    try {
+      const unanswered = await place(STANDARD_TOKEN, 10_000_000, 5_000_000);
+      expect(unanswered).toMatchObject({ status: 503, body: { code: 'service_unavailable', retry_after_seconds: 1 } });
+      expect(unanswered.body.error).toMatch(/may have been placed.*GET \/data\/order\/.*same signed order/);
+    } finally {
+      silent.unsubscribe();
+      await nc.close();
+    }
   });
 });
