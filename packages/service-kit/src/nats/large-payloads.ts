@@ -82,8 +82,9 @@ export class LargePayloads {
   private park(payload: Uint8Array): string {
     this.listen();
     const id = nuid.next();
+    const size = this.partBytes;
     const parts: Uint8Array[] = [];
-    for (let at = 0; at < payload.length; at += this.partBytes) parts.push(payload.subarray(at, at + this.partBytes));
+    for (let at = 0; at < payload.length; at += size) parts.push(payload.subarray(at, at + size));
     this.parked.set(id, parts);
     setTimeout(() => this.parked.delete(id), KEEP_MS).unref();
     return `${this.subject} ${id} ${parts.length}`;

@@ -15,12 +15,12 @@ import { prefixed } from './subjects';
 
 const codec = JSONCodec();
 const NO_RESPONDER = 'no service is answering';
+const SCHEMA_VERSION = '1';
 
 /** Whether a failure says that no process serves the subject at all (down or restarting), not that it was slow. */
 export function answeredByNobody(failure: Failure): boolean {
   return failure.body.code === 'service_unavailable' && failure.body.error.startsWith(NO_RESPONDER);
 }
-const SCHEMA_VERSION = '1';
 
 interface NestResponsePacket<T> {
   response?: T;
