@@ -18,10 +18,16 @@ interface Credentials {
  * signature for credentials, L2 HMAC headers on every trading request, EIP-712 V2 signed orders.
  */
 export class Trader {
-  readonly account: PrivateKeyAccount = privateKeyToAccount(generatePrivateKey());
+  readonly account: PrivateKeyAccount;
   credentials!: Credentials;
 
-  constructor(private readonly base: string) {}
+  /** A fresh wallet, or one whose key a test also gives to another client. */
+  constructor(
+    private readonly base: string,
+    privateKey = generatePrivateKey(),
+  ) {
+    this.account = privateKeyToAccount(privateKey);
+  }
 
   get address(): `0x${string}` {
     return this.account.address;

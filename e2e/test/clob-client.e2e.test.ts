@@ -1,10 +1,11 @@
-import { ClobClient, OrderType, Side, SignatureTypeV2 } from '@polymarket/clob-client-v2';
+import { ClobClient, OrderType, Side, SignatureTypeV2, type ApiKeyCreds } from '@polymarket/clob-client-v2';
 import { createWalletClient, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { polygon } from 'viem/chains';
 import { until } from '@exchange/testing';
 import { json } from '../src/http';
 import { startStack, type Stack } from '../src/stack';
+import { Trader } from '../src/trader';
 
 /** A stock `@polymarket/clob-client-v2` (from npm, unchanged) pointed at the gateway. */
 describe('@polymarket/clob-client-v2 against the exchange', () => {
@@ -97,5 +98,56 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
     const market = await taker.createAndPostMarketOrder({ tokenID: yes, amount: 5, side: Side.BUY }, undefined, OrderType.FOK);
     // 5 at 0.50 and 4.54 at 0.55 for $4.997, plus fees of 0.025 and 4.54 × 0.02 × 0.55 × 0.45 = 0.02247.
     expect(market).toMatchObject({ success: true, status: 'matched', makingAmount: '5.04447', takingAmount: '9.54' });
+  });
+
+  // Runs last: it resolves the market.
+  it("trades, reads, cancels and redeems a deposit wallet's account with its owner's keys (signature type 3)", async () => {
+    const host = stack.urls.clob;
+    const key = generatePrivateKey();
+    const signer = createWalletClient({ account: privateKeyToAccount(key), chain: polygon, transport: http('http://127.0.0.1:9') });
+    const wallet = privateKeyToAccount(generatePrivateKey()).address;
+    expect((await stack.admin('POST', '/admin/wallets', { wallet, owner: signer.account.address })).status).toBe(200);
+    await stack.admin('POST', '/admin/deposits', { address: wallet, amount: '100' });
+    const ownerClient = (creds: ApiKeyCreds, signatureType = SignatureTypeV2.POLY_1271) =>
+      new ClobClient({ host, chain: 137, signer, creds, signatureType, funderAddress: wallet, throwOnError: true });
+    const creds = await new ClobClient({ host, chain: 137, signer }).createOrDeriveApiKey();
+    const owner = ownerClient(creds);
+    const collateral = async (client: ClobClient) => (await client.getBalanceAllowance({ asset_type: 'COLLATERAL' as never })).balance;
+    const audit = async () => expect(await json(await stack.admin('GET', '/admin/ledger/audit'))).toMatchObject({ balanced: true });
+
+    // The client sends its own signature type with the balance query: type 3 reads the wallet.
+    expect(await collateral(owner)).toBe('100000000');
+    expect(await collateral(ownerClient(creds, SignatureTypeV2.EOA))).toBe('0');
+
+    const bid = await owner.createAndPostOrder({ tokenID: yes, price: 0.3, size: 10, side: Side.BUY }, undefined, OrderType.GTC);
+    expect(bid).toMatchObject({ success: true, status: 'live' });
+    const counterparty = await tradingClient(host);
+    expect(await counterparty.createAndPostOrder({ tokenID: no, price: 0.7, size: 10, side: Side.BUY }, undefined, OrderType.GTC)).toMatchObject({ status: 'matched' });
+    const [trade] = await owner.getTrades({ market: conditionId });
+    expect(trade).toMatchObject({ trader_side: 'MAKER', maker_orders: [{ order_id: bid.orderID, maker_address: wallet, matched_amount: '10' }] });
+    expect(await collateral(owner)).toBe('97000000');
+
+    // A deleted key's resting order: the owner's next key lists and cancels it.
+    const resting = await owner.createAndPostOrder({ tokenID: yes, price: 0.2, size: 10, side: Side.BUY }, undefined, OrderType.GTC);
+    await owner.deleteApiKey();
+    const next = ownerClient(await new ClobClient({ host, chain: 137, signer }).createApiKey(1));
+    expect((await next.getOpenOrders()).map((o: { id: string }) => o.id)).toEqual([resting.orderID]);
+    expect(await next.cancelAll()).toEqual({ canceled: [resting.orderID], not_canceled: {} });
+
+    // Money moves take the account's signature type in their body (the stock client has no such methods).
+    const trader = new Trader(stack.base, key);
+    trader.credentials = { apiKey: next.creds!.key, secret: next.creds!.secret, passphrase: next.creds!.passphrase };
+    expect(await trader.request('POST', '/split', { conditionId, amount: '2', signatureType: 3 })).toMatchObject({
+      status: 200,
+      body: { address: wallet, collateral: { available: '95', reserved: '0' } },
+    });
+    expect(await trader.request('POST', '/split', { conditionId, amount: '2', signatureType: 2 })).toMatchObject({ status: 400, body: { code: 'invalid_request' } });
+    expect(await trader.request('POST', '/merge', { conditionId, amount: '2', signatureType: 3 })).toMatchObject({ status: 200, body: { collateral: { available: '97' } } });
+    await audit();
+    expect((await stack.admin('POST', `/admin/markets/${conditionId}/resolve`, { winningOutcome: 'Yes' })).status).toBe(200);
+    expect(await trader.request('POST', '/redeem', { conditionId })).toMatchObject({ status: 400, body: { code: 'nothing_to_redeem' } });
+    expect(await trader.request('POST', '/redeem', { conditionId, signatureType: 3 })).toMatchObject({ status: 200, body: { collateral: { available: '107' } } });
+    expect(await collateral(next)).toBe('107000000');
+    await audit();
   });
 });

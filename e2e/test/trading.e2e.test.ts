@@ -248,6 +248,8 @@ describe('trading between two wallets through the gateway', () => {
     expect(bound).toEqual({ status: 200, body: { wallet: toChecksumAddress(wallet), owner: toChecksumAddress(bob.address) } });
     expect((await bind({ wallet: wallet.toUpperCase().replace('0X', '0x'), owner: bob.address.toLowerCase() })).status).toBe(200);
     expect(await bind({ wallet, owner: alice.address })).toMatchObject({ status: 409, body: { code: 'conflict' } });
+    // One wallet per owner: upstream derives it from the owner, and clients name it by signature type only.
+    expect(await bind({ wallet: `0x${'7b'.repeat(20)}`, owner: bob.address })).toMatchObject({ status: 409, body: { code: 'conflict' } });
     expect(await bind({ wallet: alice.address, owner: alice.address })).toMatchObject({ status: 400, body: { code: 'invalid_request' } });
     expect(await bind({ wallet: '0x1234', owner: alice.address })).toMatchObject({ status: 400, body: { code: 'invalid_request' } });
   });

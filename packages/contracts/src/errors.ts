@@ -20,6 +20,8 @@ export const ErrorCodes = {
   insufficient_balance: 400,
   nothing_to_redeem: 400,
   order_not_found: 404,
+  /** Signature type 3 names the caller's deposit wallet, and the operator bound none to its address. */
+  wallet_not_found: 404,
   conflict: 409,
   market_resolved: 409,
   market_not_resolved: 409,

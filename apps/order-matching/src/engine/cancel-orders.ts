@@ -1,5 +1,6 @@
 import type { CancelResult, Caller } from '@exchange/contracts';
 import { bookSide, flipFor } from './book-terms';
+import { callerAccounts } from './caller-accounts';
 import { recordBookChanges, recordOrderEvent } from './engine-events';
 import type { EngineState } from './engine-state';
 import { isOpen, type OrderState } from './model';
@@ -16,27 +17,28 @@ export function cancelOrder(state: EngineState, order: OrderState, now: number, 
 
 /**
  * A caller's orders, for cancels as for reads (queries.service.ts): those its API key placed and those
- * its address made, so that any key of an address can end that address's orders (a deleted key's too).
+ * its accounts made (its address, its deposit wallet), so that any key of an owner can end that owner's
+ * orders (a deleted key's too).
  */
-function holds(caller: Caller, order: OrderState): boolean {
-  return order.owner === caller.apiKey || order.maker === caller.address.toLowerCase();
+function holds(caller: Caller, accounts: string[], order: OrderState): boolean {
+  return order.owner === caller.apiKey || accounts.includes(order.maker);
 }
 
 /** The caller's resting orders, oldest first. */
 export function callerOrders(state: EngineState, caller: Caller): OrderState[] {
-  const byKey = state.byOwner.of(caller.apiKey);
-  const byAddress = state.byMaker.of(caller.address.toLowerCase());
-  if (byAddress.size === 0) return [...byKey];
-  if (byKey.size === 0) return [...byAddress];
-  return [...new Set([...byKey, ...byAddress])].sort((a, b) => a.seq - b.seq);
+  const sets = [state.byOwner.of(caller.apiKey), ...callerAccounts(state, caller).map((account) => state.byMaker.of(account))].filter((set) => set.size > 0);
+  if (sets.length === 0) return [];
+  if (sets.length === 1) return [...sets[0]!];
+  return [...new Set(sets.flatMap((set) => [...set]))].sort((a, b) => a.seq - b.seq);
 }
 
 /** Cancels the caller's orders by id; ids of others' orders read as not found. Duplicates are ignored. */
 export function cancelByIds(state: EngineState, caller: Caller, ids: string[], now: number): CancelResult {
   const result: CancelResult = { canceled: [], not_canceled: {} };
+  const accounts = callerAccounts(state, caller);
   for (const id of new Set(ids)) {
     const order = state.orders.get(id);
-    if (!order || !holds(caller, order) || !isOpen(order)) result.not_canceled[id] = "order can't be found - already canceled or matched";
+    if (!order || !holds(caller, accounts, order) || !isOpen(order)) result.not_canceled[id] = "order can't be found - already canceled or matched";
     else {
       cancelOrder(state, order, now);
       result.canceled.push(id);

@@ -1,3 +1,4 @@
+import { DepositWallets } from './deposit-wallets';
 import { Effects } from './effects';
 import { EndedOrderIds } from './ended-order-ids';
 import { ExpiryQueue } from './expiry-queue';
@@ -44,8 +45,7 @@ export class EngineState {
   readonly ledger = new Ledger();
   readonly totals = { deposits: 0, withdrawals: 0 };
   readonly moneyReferences = new MoneyReferences();
-  /** Deposit wallets (signature type 3) by address, each with the owner the operator bound it to. */
-  readonly walletOwners = new Map<string, string>();
+  readonly wallets = new DepositWallets();
   /** Per market, the sequence number of its last book event. */
   readonly bookSeq = new Map<string, number>();
   nextSeq = 1;

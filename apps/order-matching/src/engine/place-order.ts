@@ -24,7 +24,7 @@ const fills: Fill[] = [];
 
 /**
  * Who may place this order: the API key's owner, signing for its own address or for a deposit wallet
- * the operator bound to it (`walletOwners`). Without that binding anyone could sign a type-3 order
+ * the operator bound to it (`wallets`). Without that binding anyone could sign a type-3 order
  * naming any address as the wallet and spend its balance (found by a soak, 2026-11-26).
  */
 function checkIdentity(state: EngineState, caller: Caller, verified: VerifiedOrder): Rejection | undefined {
@@ -36,7 +36,7 @@ function checkIdentity(state: EngineState, caller: Caller, verified: VerifiedOrd
   if (order.signatureType === 0 && (signer !== maker || signer !== caller.address.toLowerCase() || recovered !== signer)) {
     return Rejections.signer();
   }
-  if (order.signatureType === 3 && (signer !== maker || recovered !== caller.address.toLowerCase() || state.walletOwners.get(maker) !== recovered)) {
+  if (order.signatureType === 3 && (signer !== maker || recovered !== caller.address.toLowerCase() || state.wallets.ownerOf(maker) !== recovered)) {
     return Rejections.signer();
   }
   if (order.signatureType === 1 || order.signatureType === 2) return Rejections.signer();

@@ -36,7 +36,7 @@ export async function loadState(pool: Pool, state: EngineState): Promise<{ resta
   for (const row of referenced.rows) state.moneyReferences.add(row.kind, row.reference, { address: row.address, amount: Number(row.amount) });
 
   const wallets = await pool.query<{ wallet: string; owner: string }>('SELECT wallet, owner FROM deposit_wallets');
-  for (const row of wallets.rows) state.walletOwners.set(row.wallet, row.owner);
+  for (const row of wallets.rows) state.wallets.bind(row.wallet, row.owner);
 
   const last = await pool.query<{ seq: string | null }>('SELECT MAX(seq)::text AS seq FROM orders');
   state.nextSeq = Number(last.rows[0]?.seq ?? 0) + 1;

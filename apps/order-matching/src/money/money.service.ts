@@ -18,11 +18,15 @@ import {
 } from '@exchange/contracts';
 import { toChecksumAddress } from '@exchange/chain';
 import type { EngineState } from '../engine/engine-state';
+import { fundingAccount } from '../engine/caller-accounts';
 import { COLLATERAL } from '../engine/ledger';
 import { audit, deposit, merge, redeem, resolve, split, withdraw } from '../engine/money';
 import { EngineService } from '../engine-host/engine.service';
 
-type Move = (state: EngineState, now: number) => Reply<unknown>;
+/** PostgreSQL's SQLSTATE for a unique index refusing a row. */
+const UNIQUE_VIOLATION = '23505';
+
+type Move = (state: EngineState, account: string) => Reply<unknown>;
 
 /** Operator and trader money moves, each a command of the engine answered after its commit. */
 @Injectable()
@@ -38,18 +42,15 @@ export class MoneyService {
   }
 
   split(request: SplitMergeRequest) {
-    const address = request.caller.address.toLowerCase();
-    return this.move(address, (state) => split(state, address, request.conditionId, request.amount));
+    return this.move(request, (state, account) => split(state, account, request.conditionId, request.amount));
   }
 
   merge(request: SplitMergeRequest) {
-    const address = request.caller.address.toLowerCase();
-    return this.move(address, (state) => merge(state, address, request.conditionId, request.amount));
+    return this.move(request, (state, account) => merge(state, account, request.conditionId, request.amount));
   }
 
   redeem(request: RedeemRequest) {
-    const address = request.caller.address.toLowerCase();
-    return this.move(address, (state) => redeem(state, address, request.conditionId));
+    return this.move(request, (state, account) => redeem(state, account, request.conditionId));
   }
 
   async resolve(request: ResolveRequest): Promise<Reply<{ conditionId: string; winningOutcome: number; canceled: number }>> {
@@ -64,21 +65,36 @@ export class MoneyService {
   }
 
   /**
-   * Binds a deposit wallet to its owner for good (a wallet's owner does not change: another owner is a
-   * 409), stored before it takes effect. Until it is bound, no type-3 order of the wallet is accepted.
+   * Binds a deposit wallet to its owner for good (a wallet's owner does not change, and an owner has one
+   * wallet: another is a 409), stored before it takes effect. Until it is bound, no type-3 order of the
+   * wallet is accepted.
    */
   async bindWallet(request: BindWalletRequest): Promise<Reply<WalletBinding>> {
     const wallet = request.wallet.toLowerCase();
     const owner = request.owner.toLowerCase();
     if (wallet === owner) return fail('invalid_request', 'a wallet cannot be its own owner');
+    const held = this.engine.state.wallets.walletOf(owner);
+    if (held !== undefined && held !== wallet) return this.ownerHasWallet(owner, held);
     // The no-op update makes RETURNING give the stored row when the wallet is bound already.
-    const stored = await this.engine.pool.query<{ owner: string }>(
-      'INSERT INTO deposit_wallets (wallet, owner) VALUES ($1, $2) ON CONFLICT (wallet) DO UPDATE SET wallet = EXCLUDED.wallet RETURNING owner',
-      [wallet, owner],
-    );
+    let stored;
+    try {
+      stored = await this.engine.pool.query<{ owner: string }>(
+        'INSERT INTO deposit_wallets (wallet, owner) VALUES ($1, $2) ON CONFLICT (wallet) DO UPDATE SET wallet = EXCLUDED.wallet RETURNING owner',
+        [wallet, owner],
+      );
+    } catch (error) {
+      // Another wallet bound to this owner since the check above (the unique index on owner).
+      if ((error as { code?: string }).code === UNIQUE_VIOLATION) return this.ownerHasWallet(owner, this.engine.state.wallets.walletOf(owner));
+      throw error;
+    }
     if (stored.rows[0]!.owner !== owner) return fail('conflict', `wallet ${toChecksumAddress(wallet)} is bound to another owner`);
-    this.engine.state.walletOwners.set(wallet, owner);
+    this.engine.state.wallets.bind(wallet, owner);
     return ok({ wallet: toChecksumAddress(wallet), owner: toChecksumAddress(owner) });
+  }
+
+  private ownerHasWallet(owner: string, wallet: string | undefined) {
+    const named = wallet === undefined ? 'another deposit wallet' : `deposit wallet ${toChecksumAddress(wallet)}`;
+    return fail('conflict', `owner ${toChecksumAddress(owner)} has ${named} (one per owner)`);
   }
 
   postOnly(request: PostOnlyModeRequest): Reply<{ enabled: boolean; until: string | null }> {
@@ -113,10 +129,13 @@ export class MoneyService {
     return ok({ ...this.balances(move.address), reference: move.reference ?? null, replayed: value.data.replayed });
   }
 
-  private async move(address: string, command: Move): Promise<Reply<AccountBalances>> {
-    const { value } = await this.engine.run(command);
+  /** A trader's move on the account its signature type names (caller-accounts.ts), answered with that account's balances. */
+  private async move(request: RedeemRequest, command: Move): Promise<Reply<AccountBalances>> {
+    const account = fundingAccount(this.engine.state, request.caller, request.signatureType);
+    if (!account.ok) return account;
+    const { value } = await this.engine.run((state) => command(state, account.data));
     if (!value.ok) return value;
-    return ok(this.balances(address));
+    return ok(this.balances(account.data));
   }
 
   private balances(address: string): AccountBalances {

@@ -68,12 +68,12 @@ export interface TradeRow {
   }[];
 }
 
-/** A trade as the caller sees it: TAKER when it placed the taker order, MAKER otherwise. */
-export function presentTrade(row: TradeRow, caller: string): Trade {
+/** A trade as the caller sees it: TAKER when one of its accounts placed the taker order, MAKER otherwise. */
+export function presentTrade(row: TradeRow, accounts: string[]): Trade {
   const shares = Number(row.shares);
   const price = averagePrice(Number(row.collateral), shares);
   const time = new Date(Number(row.match_time)).toISOString();
-  const side = row.taker === caller ? 'TAKER' : 'MAKER';
+  const side = accounts.includes(row.taker) ? 'TAKER' : 'MAKER';
   return {
     id: row.id,
     taker_order_id: row.taker_order_id,

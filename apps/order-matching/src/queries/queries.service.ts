@@ -13,6 +13,7 @@ import {
   type Reply,
   type Trade,
 } from '@exchange/contracts';
+import { callerAccounts, fundingAccount } from '../engine/caller-accounts';
 import { COLLATERAL } from '../engine/ledger';
 import { EngineService } from '../engine-host/engine.service';
 import { nextCursor, offsetOf } from './cursor';
@@ -34,30 +35,30 @@ export class QueriesService {
     const seq = this.engine.state.seqOf(id.toLowerCase());
     if (seq === undefined) return notFound;
     const rows = await this.engine.pool.query<OrderRow>(
-      `SELECT o.*, m.outcomes FROM orders o JOIN markets m USING (condition_id) WHERE o.seq = $1 AND o.id = $2 AND (o.owner = $3 OR o.maker = $4)`,
-      [seq, id.toLowerCase(), caller.apiKey, caller.address.toLowerCase()],
+      `SELECT o.*, m.outcomes FROM orders o JOIN markets m USING (condition_id) WHERE o.seq = $1 AND o.id = $2 AND (o.owner = $3 OR o.maker = ANY($4::text[]))`,
+      [seq, id.toLowerCase(), caller.apiKey, callerAccounts(this.engine.state, caller)],
     );
     const row = rows.rows[0];
     return row ? ok(presentOrder(row)) : notFound;
   }
 
-  /** The caller's open orders (status LIVE), oldest first. */
+  /** The caller's open orders (status LIVE), oldest first: those its key placed or its accounts made. */
   async orders(request: ListOrdersRequest): Promise<Reply<Page<OpenOrder>>> {
     const offset = offsetOf(request.next_cursor);
     if (offset === null) return fail('invalid_request', 'next_cursor is not a cursor of this list');
     const rows = await this.engine.pool.query<OrderRow>(
       `SELECT o.*, m.outcomes FROM orders o JOIN markets m USING (condition_id)
-       WHERE (o.owner = $1 OR o.maker = $2) AND o.status = 'LIVE'
+       WHERE (o.owner = $1 OR o.maker = ANY($2::text[])) AND o.status = 'LIVE'
          AND ($3::text IS NULL OR o.id = $3) AND ($4::text IS NULL OR o.condition_id = $4) AND ($5::text IS NULL OR o.token_id = $5)
        ORDER BY o.seq LIMIT $6 OFFSET $7`,
-      [request.caller.apiKey, request.caller.address.toLowerCase(), request.id?.toLowerCase() ?? null, request.market?.toLowerCase() ?? null, request.asset_id ?? null, PAGE, offset],
+      [request.caller.apiKey, callerAccounts(this.engine.state, request.caller), request.id?.toLowerCase() ?? null, request.market?.toLowerCase() ?? null, request.asset_id ?? null, PAGE, offset],
     );
     const data = rows.rows.map(presentOrder);
     return ok({ data, next_cursor: nextCursor(offset, data.length, PAGE), limit: PAGE, count: data.length });
   }
 
   /**
-   * Trades in which the caller took part, as taker or maker; newest first. The caller's trades are found
+   * Trades in which the caller's accounts took part, as taker or maker; newest first. They are found
    * by the two indexes (`trades.taker`, `trade_makers.maker`) and joined as a set: a `taker = $1 OR
    * EXISTS (... maker = $1)` filter read the whole trades table on every request, 340-430 ms of
    * PostgreSQL for any caller (JIT compilation included), so one key within its rate limit slowed every
@@ -66,10 +67,10 @@ export class QueriesService {
   async trades(request: ListTradesRequest): Promise<Reply<Page<Trade>>> {
     const offset = offsetOf(request.next_cursor);
     if (offset === null) return fail('invalid_request', 'next_cursor is not a cursor of this list');
-    const me = request.caller.address.toLowerCase();
+    const accounts = callerAccounts(this.engine.state, request.caller);
     const maker = (request.maker ?? request.maker_address)?.toLowerCase() ?? null;
     const rows = await this.engine.pool.query<TradeRow>(
-      `WITH mine AS (SELECT id FROM trades WHERE taker = $1 UNION SELECT trade_id FROM trade_makers WHERE maker = $1)
+      `WITH mine AS (SELECT id FROM trades WHERE taker = ANY($1::text[]) UNION SELECT trade_id FROM trade_makers WHERE maker = ANY($1::text[]))
        SELECT t.*, m.outcomes,
          (SELECT json_agg(json_build_object('order_id', tm.order_id, 'maker', tm.maker, 'owner', tm.owner, 'token_id', tm.token_id,
             'outcome', tm.outcome, 'side', tm.side, 'shares', tm.shares::text, 'price', tm.price) ORDER BY tm.position)
@@ -84,7 +85,7 @@ export class QueriesService {
          AND ($8::bigint IS NULL OR t.match_time > $8 * 1000)
        ORDER BY t.match_time DESC, t.id LIMIT $9 OFFSET $10`,
       [
-        me,
+        accounts,
         request.id ?? null,
         request.taker?.toLowerCase() ?? null,
         maker,
@@ -96,15 +97,17 @@ export class QueriesService {
         offset,
       ],
     );
-    const data = rows.rows.map((row) => presentTrade(row, me));
+    const data = rows.rows.map((row) => presentTrade(row, accounts));
     return ok({ data, next_cursor: nextCursor(offset, data.length, PAGE), limit: PAGE, count: data.length });
   }
 
-  /** Available balance in base units (6 decimals), as upstream's `balance`. */
+  /** Available balance in base units (6 decimals), as upstream's `balance`, of the account `signature_type` names. */
   balance(request: BalanceRequest): Reply<BalanceAllowance> {
     const asset = request.asset_type === 'COLLATERAL' ? COLLATERAL : request.token_id!;
     if (asset !== COLLATERAL && !this.engine.state.tokens.has(asset)) return fail('market_not_found', `unknown token ${asset}`);
-    const balance = this.engine.state.ledger.get(request.caller.address.toLowerCase(), asset);
+    const account = fundingAccount(this.engine.state, request.caller, request.signature_type);
+    if (!account.ok) return account;
+    const balance = this.engine.state.ledger.get(account.data, asset);
     return ok({ balance: String(balance.available), allowances: Object.fromEntries(EXCHANGES.map((e) => [e, UNLIMITED])) });
   }
 }

@@ -80,6 +80,12 @@ export function anOrder(
   };
 }
 
+/** A deposit wallet's order (signature type 3): the wallet signs and makes it, its owner's signature recovered. */
+export function aWalletOrder(owner: Caller, wallet: string, o: Parameters<typeof anOrder>[1]): VerifiedOrder {
+  const order = anOrder(owner, o);
+  return { ...order, submission: { ...order.submission, order: { ...order.submission.order, signatureType: 3, maker: wallet, signer: wallet } } };
+}
+
 /** Conservation of collateral and shares (ARCHITECTURE.md), checked after every operation in tests. */
 export function expectConserved(state: EngineState): void {
   const result = audit(state);

@@ -148,10 +148,16 @@ export const moneyMovesRequest = z.object({
 });
 export type MoneyMovesRequest = z.output<typeof moneyMovesRequest>;
 
-export const splitMergeRequest = z.object({ caller, conditionId: conditionIdSchema, amount: amountSchema });
+/**
+ * Which of the caller's accounts a money move acts on, by signature type as balance queries name it:
+ * 0 the key's address, 3 its deposit wallet (1 and 2 are refused by the engine, which knows no such wallets).
+ */
+const signatureType = z.number({ error: 'signatureType must be 0 or 3' }).int().min(0).max(3).optional();
+
+export const splitMergeRequest = z.object({ caller, conditionId: conditionIdSchema, amount: amountSchema, signatureType });
 export type SplitMergeRequest = z.output<typeof splitMergeRequest>;
 
-export const redeemRequest = z.object({ caller, conditionId: conditionIdSchema });
+export const redeemRequest = z.object({ caller, conditionId: conditionIdSchema, signatureType });
 export type RedeemRequest = z.output<typeof redeemRequest>;
 
 export const resolveRequest = z.object({

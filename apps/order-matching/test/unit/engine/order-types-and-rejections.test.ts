@@ -1,7 +1,7 @@
 import { COLLATERAL } from '../../../src/engine/ledger';
 import { split } from '../../../src/engine/money';
 import { placeOrder } from '../../../src/engine/place-order';
-import { anOrder, balanceOf, CONDITION, expectConserved, fund, newEngine, NO, traderOf, YES } from '../../support/engine-fixture';
+import { anOrder, aWalletOrder, balanceOf, CONDITION, expectConserved, fund, newEngine, NO, traderOf, YES } from '../../support/engine-fixture';
 
 const alice = traderOf(1);
 const bob = traderOf(2);
@@ -156,19 +156,19 @@ describe('rejections change nothing and say why in the upstream words', () => {
     const wallet = traderOf(3).address;
     fund(state, { apiKey: 'none', address: wallet }, '100');
     // Bob's key, Bob's signature in the envelope, the wallet as signer and maker.
-    const forWallet = () => {
-      const order = anOrder(bob, { side: 'BUY', price: '0.40', size: '5' });
-      return { ...order, submission: { ...order.submission, order: { ...order.submission.order, signatureType: 3, maker: wallet, signer: wallet } } };
-    };
+    const forWallet = () => aWalletOrder(bob, wallet, { side: 'BUY', price: '0.40', size: '5' });
     const before = JSON.stringify(state.ledger.get(wallet.toLowerCase(), COLLATERAL));
     // Unbound (before, this spent the wallet's balance: anybody could name any address as its wallet), or bound to another owner.
     expect(placeOrder(state, bob, forWallet(), 10)).toMatchObject({ success: false, errorMsg: 'the order signer address has to be the address of the API KEY' });
-    state.walletOwners.set(wallet.toLowerCase(), alice.address.toLowerCase());
+    state.wallets.bind(wallet.toLowerCase(), alice.address.toLowerCase());
     expect(placeOrder(state, bob, forWallet(), 10)).toMatchObject({ success: false, errorMsg: 'the order signer address has to be the address of the API KEY' });
     expect(JSON.stringify(state.ledger.get(wallet.toLowerCase(), COLLATERAL))).toBe(before);
-    state.walletOwners.set(wallet.toLowerCase(), bob.address.toLowerCase());
-    expect(placeOrder(state, bob, forWallet(), 10)).toMatchObject({ success: true, status: 'live' });
-    expect(state.ledger.get(wallet.toLowerCase(), COLLATERAL).reserved).toBe(2_000_000);
+    // A wallet's owner does not change, so the bound case is another exchange's.
+    const bound = newEngine();
+    fund(bound, { apiKey: 'none', address: wallet }, '100');
+    bound.wallets.bind(wallet.toLowerCase(), bob.address.toLowerCase());
+    expect(placeOrder(bound, bob, forWallet(), 10)).toMatchObject({ success: true, status: 'live' });
+    expect(bound.ledger.get(wallet.toLowerCase(), COLLATERAL).reserved).toBe(2_000_000);
   });
 
   it('refuses orders on a closed or resolved market', () => {
