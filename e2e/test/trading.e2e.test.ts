@@ -156,6 +156,11 @@ describe('trading between two wallets through the gateway', () => {
       expect((await bob.request('GET', '/data/orders')).body.data.map((o: { id: string }) => o.id)).toEqual([first.body.orderID, second.body.orderID]);
       expect((await alice.request('DELETE', '/order', { orderID: upper })).body).toEqual({ canceled: [], not_canceled: { [first.body.orderID]: "order can't be found - already canceled or matched" } });
       expect((await bob.request('DELETE', '/order', { orderID: upper })).body).toEqual({ canceled: [first.body.orderID], not_canceled: {} });
+      // The message names the client's field (it named the engine's `orderIds.0`).
+      for (const body of [{ orderID: 'nope' }, {}]) {
+        const refused = await bob.request('DELETE', '/order', body);
+        expect(refused).toEqual({ status: 400, body: { error: expect.stringMatching(/^orderID: /), code: 'invalid_request' } });
+      }
       expect((await bob.request('DELETE', '/cancel-all')).body).toEqual({ canceled: [second.body.orderID], not_canceled: {} });
     } finally {
       await bob.deriveCredentials(0);
@@ -182,6 +187,14 @@ describe('trading between two wallets through the gateway', () => {
     expect(await balance(bob)).toBe(before);
     // A heartbeat whose body is not an object neither starts nor replaces a cancel-on-disconnect session.
     expect((await bob.request('POST', '/v1/heartbeats', 'x')).status).toBe(400);
+    // Upstream's legacy spelling beats the key's session by no id (here it starts one), answering its status;
+    // a wallet of its own, as the session ends the account's orders when the beats stop.
+    const beating = new Trader(stack.base);
+    await beating.deriveCredentials();
+    expect(await beating.request('POST', '/heartbeats')).toEqual({ status: 200, body: { status: 'ok' } });
+    const session = (await beating.request('POST', '/v1/heartbeats', { heartbeat_id: 'x' })).body.error as string;
+    expect(session).toMatch(/^Invalid heartbeat id; the current id is [0-9a-f-]{36}$/);
+    expect((await beating.request('POST', '/v1/heartbeats', { heartbeat_id: session.split(' ').pop() })).status).toBe(200);
     await expectBalanced();
   });
 

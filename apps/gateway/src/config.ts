@@ -18,6 +18,11 @@ export const gatewayEnvSchema = baseEnvSchema.extend({
   BODY_LIMIT: z.coerce.number().int().min(1024).default(1024 * 1024),
   /** Largest body of the operator API (`/admin/*`), in bytes: imports of upstream catalog files. */
   ADMIN_BODY_LIMIT: z.coerce.number().int().min(1024).default(20 * 1024 * 1024),
+  /**
+   * How long a client may take to send a whole request, headers and body (408 after it). Node's default
+   * of 300 s let a client that stalls mid-body hold a socket and its buffers for five minutes.
+   */
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   ACCESS_LOG: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   ...authEnvShape,
   ...tradingEnvShape,

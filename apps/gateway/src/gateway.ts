@@ -43,7 +43,13 @@ async function startSurface(surface: Surface, port: number, env: GatewayEnv, sha
   const adapter = new ErrorBodyFastifyAdapter({
     serverFactory: (handler: FastifyServerFactoryHandler) =>
       createServer(
-        { requireHostHeader: false },
+        {
+          requireHostHeader: false,
+          requestTimeout: env.REQUEST_TIMEOUT_MS,
+          headersTimeout: env.REQUEST_TIMEOUT_MS,
+          // Node checks the timeouts this often (30 s by default, which would stretch a short timeout).
+          connectionsCheckingInterval: Math.min(1_000, Math.ceil(env.REQUEST_TIMEOUT_MS / 4)),
+        },
         (request, response) => hostless(request, response) || lanes.some((lane) => lane(request, response)) || handler(request, response),
       ).on('checkExpectation', refuseExpectation(accessLog)),
     bodyLimit: env.BODY_LIMIT,

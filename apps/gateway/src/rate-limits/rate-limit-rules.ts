@@ -63,6 +63,7 @@ export const KEYED_ROUTES = new Set([
   'GET /balance-allowance/update',
   'PUT /balance-allowance',
   'POST /v1/heartbeats',
+  'POST /heartbeats',
   'POST /split',
   'POST /merge',
   'POST /redeem',

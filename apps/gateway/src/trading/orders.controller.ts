@@ -1,6 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import { orderIdSchema } from '@exchange/contracts';
 import { ApiCaller } from '../auth/api-caller';
+import { ApiError } from '../http/api-error';
 import { L2AuthGuard } from '../auth/l2-auth.guard';
 import { OrdersService } from './orders.service';
 import { objectBody } from '../http/object-body';
@@ -28,8 +30,11 @@ export class OrdersController {
   }
 
   @Delete('order')
-  cancelOne(@ApiCaller() caller: ApiCaller, @Body() body: { orderID?: unknown } | undefined) {
-    return this.orders.cancel(caller, [body?.orderID]);
+  cancelOne(@ApiCaller() caller: ApiCaller, @Body() body: unknown) {
+    const id = orderIdSchema.safeParse(objectBody(body).orderID);
+    // Checked here so that the message names the client's field, not the engine's list (`orderIds.0`).
+    if (!id.success) throw ApiError.of('invalid_request', `orderID: ${id.error.issues[0]!.message}`);
+    return this.orders.cancel(caller, [id.data]);
   }
 
   @Delete('orders')
@@ -85,6 +90,14 @@ export class OrdersController {
   @HttpCode(200)
   heartbeat(@ApiCaller() caller: ApiCaller, @Body() body: unknown) {
     return this.orders.forward('matching.heartbeat.v1', { heartbeat_id: objectBody(body).heartbeat_id, caller });
+  }
+
+  /** Upstream's legacy spelling: no id, no body read; it keeps the key's session going (or starts one). */
+  @Post('heartbeats')
+  @HttpCode(200)
+  async legacyHeartbeat(@ApiCaller() caller: ApiCaller) {
+    await this.orders.forward('matching.heartbeat.v1', { caller, legacy: true });
+    return { status: 'ok' };
   }
 
   @Post('split')

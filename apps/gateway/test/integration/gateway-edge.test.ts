@@ -33,6 +33,7 @@ describe('gateway edge (real NATS, no services)', () => {
         RPC_TIMEOUT_MS: '2000',
         BODY_LIMIT: '65536',
         ADMIN_BODY_LIMIT: '262144',
+        REQUEST_TIMEOUT_MS: '1000',
       }),
     );
     base = `http://127.0.0.1:${gateway.ports.combined}`;
@@ -336,6 +337,30 @@ describe('gateway edge (real NATS, no services)', () => {
       code: 'invalid_request',
     });
     expect((await raw('GET /ok HTTP/1.0\r\n\r\n')).split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+  });
+
+  it('answers 408 with the error body to a client that stalls mid-request, within REQUEST_TIMEOUT_MS', async () => {
+    const stalled = (request: string) =>
+      new Promise<{ answer: string; ms: number }>((resolve, reject) => {
+        const started = Date.now();
+        const socket = createConnection(gateway.ports.combined, '127.0.0.1', () => socket.write(request));
+        let answer = '';
+        socket.on('data', (chunk) => (answer += chunk.toString()));
+        socket.on('close', () => resolve({ answer, ms: Date.now() - started }));
+        socket.on('error', reject);
+      });
+    // Node's default was 300 s for either: the socket and its buffers held for five minutes.
+    const requests = [
+      'POST /orders HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n[{"order":',
+      'GET /events HTTP/1.1\r\nHost: x\r\nX-Slow: ',
+    ];
+    for (const request of requests) {
+      const { answer, ms } = await stalled(request);
+      expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 408 Request Timeout');
+      expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({ error: 'Request Timeout', code: 'invalid_request' });
+      expect(ms).toBeGreaterThanOrEqual(900);
+      expect(ms).toBeLessThan(5_000);
+    }
   });
 
   it('carries the request id into the response and onto NATS', async () => {

@@ -45,10 +45,11 @@ export class HeartbeatsService implements OnModuleInit {
   async beat(request: HeartbeatRequest): Promise<Reply<{ heartbeat_id: string }>> {
     const { apiKey } = request.caller;
     const session = this.sessions.get(apiKey);
-    if (session && request.heartbeat_id !== '' && request.heartbeat_id !== session.id) {
+    const id = request.legacy && session ? session.id : request.heartbeat_id;
+    if (session && id !== '' && id !== session.id) {
       return fail('invalid_request', `Invalid heartbeat id; the current id is ${session.id}`);
     }
-    if (session && request.heartbeat_id === session.id) {
+    if (session && id === session.id) {
       session.lastBeat = Date.now();
       return ok({ heartbeat_id: session.id });
     }

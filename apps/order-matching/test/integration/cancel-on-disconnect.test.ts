@@ -19,7 +19,7 @@ describe('cancel on disconnect, on real PostgreSQL and NATS', () => {
   beforeAll(async () => {
     om = await startMatching({ HEARTBEAT_TIMEOUT_SECONDS: '1' });
     await om.publishMarket(aMarketSnapshot(CONDITION, [YES, '502']));
-    for (const trader of [alice, bob, carol]) await om.data('matching.admin.deposit.v1', { address: trader.address, amount: '100' });
+    for (const trader of [alice, bob, carol, traderOf(5)]) await om.data('matching.admin.deposit.v1', { address: trader.address, amount: '100' });
   });
   afterAll(() => om.stop());
 
@@ -67,6 +67,24 @@ describe('cancel on disconnect, on real PostgreSQL and NATS', () => {
     await pool.end();
     expect(rows.rows).toEqual([{ id: latest }]);
     expect(await beat(dave, latest)).toEqual({ ok: true, data: { heartbeat_id: latest } });
+  });
+
+  it("beats the key's session without its id for upstream's legacy route, starting one if none", async () => {
+    const erin = traderOf(5);
+    const legacy = () => om.request('matching.heartbeat.v1', { caller: erin, legacy: true });
+    const started = await legacy();
+    const id = started.ok ? started.data.heartbeat_id : '';
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await legacy()).toEqual({ ok: true, data: { heartbeat_id: id } });
+    expect(await beat(erin, id)).toEqual({ ok: true, data: { heartbeat_id: id } });
+    // Legacy beats keep the session going: the orders stay while they come, and go once they stop.
+    const order = await rest(erin);
+    for (let i = 0; i < 4; i++) {
+      await sleep(400);
+      expect(await legacy()).toEqual({ ok: true, data: { heartbeat_id: id } });
+    }
+    expect(live(order)).toBe(true);
+    expect(await eventually(() => !live(order))).toBe(true);
   });
 
   it('survives a restart: a client that died meanwhile loses its orders, one that beats on keeps them', async () => {

@@ -69,6 +69,8 @@ describe('order-matching on real PostgreSQL and NATS', () => {
       ['0.6', '10'],
       ['0.61', '5'],
     ]);
+    const byId = await om.data('matching.trades.list.v1', { caller: bob, id: trades.data[0]!.id.toUpperCase() });
+    expect(byId.data.map((t) => t.id)).toEqual([trades.data[0]!.id]);
     const makerView = await om.data('matching.trades.list.v1', { caller: alice });
     expect(makerView.data[0]).toMatchObject({ trader_side: 'MAKER', id: trades.data[0]!.id });
 

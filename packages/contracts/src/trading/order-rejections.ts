@@ -42,6 +42,8 @@ export const Rejections = {
         : 'invalid amounts, the market sell orders maker amount supports a max accuracy of 2 decimals, taker amount a max of 4 decimals',
     ),
   zeroAmounts: () => reject('INVALID_ORDER_ERROR', 'invalid amounts: maker and taker amounts must be positive'),
+  /** Amounts are exact integers up to 2^53 − 1 base units (docs/trading.md, "Ledger"). */
+  hugeAmounts: () => reject('INVALID_ORDER_ERROR', 'invalid amounts: maker and taker amounts must be at most 9007199254740991 base units'),
   balance: () => reject('INVALID_ORDER_NOT_ENOUGH_BALANCE', 'not enough balance / allowance'),
   fokNotFilled: () => reject('FOK_ORDER_NOT_FILLED_ERROR', "order couldn't be fully filled. FOK orders are fully filled or killed."),
   fakNotFilled: () =>

@@ -29,9 +29,8 @@ export function readOrderTerms(
 ): OrderTerms | Rejection {
   const makerAmount = Number(order.makerAmount);
   const takerAmount = Number(order.takerAmount);
-  if (!Number.isSafeInteger(makerAmount) || !Number.isSafeInteger(takerAmount) || makerAmount <= 0 || takerAmount <= 0) {
-    return Rejections.zeroAmounts();
-  }
+  if (makerAmount <= 0 || takerAmount <= 0) return Rejections.zeroAmounts();
+  if (!Number.isSafeInteger(makerAmount) || !Number.isSafeInteger(takerAmount)) return Rejections.hugeAmounts();
   const buy = order.side === 'BUY';
   const shares = buy ? takerAmount : makerAmount;
   const collateral = buy ? makerAmount : takerAmount;

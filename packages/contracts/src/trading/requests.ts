@@ -78,7 +78,12 @@ export type ListOrdersRequest = z.output<typeof listOrdersRequest>;
 const unixSeconds = (name: string) => queryInt(name, 0, 99_999_999_999);
 export const listTradesRequest = z.object({
   caller,
-  id: z.string().max(100).optional(),
+  // Trade ids are lower-case UUIDs; an upper-case one names the same trade, as order ids do.
+  id: z
+    .string()
+    .max(100)
+    .transform((v) => v.toLowerCase())
+    .optional(),
   taker: addressSchema.optional(),
   maker: addressSchema.optional(),
   maker_address: addressSchema.optional(),
@@ -103,6 +108,8 @@ export type BalanceRequest = z.output<typeof balanceRequest>;
 export const heartbeatRequest = z.object({
   caller,
   heartbeat_id: z.string().max(64).nullish().transform((v) => v ?? ''),
+  /** Upstream's legacy `POST /heartbeats` names no session: it beats the key's session, starting one if none. */
+  legacy: z.boolean().optional(),
 });
 export type HeartbeatRequest = z.output<typeof heartbeatRequest>;
 
