@@ -28,7 +28,7 @@ WITH
       $20::text[], $21::bigint[], $22::jsonb[])),
   ou AS (
     UPDATE orders SET matched = u.matched, status = u.status, reserved = u.reserved, trade_ids = u.trade_ids, updated_at = now()
-    FROM UNNEST($64::bigint[], $65::bigint[], $66::text[], $67::bigint[], $68::jsonb[]) AS u(seq, matched, status, reserved, trade_ids)
+    FROM UNNEST($66::bigint[], $67::bigint[], $68::text[], $69::bigint[], $70::jsonb[]) AS u(seq, matched, status, reserved, trade_ids)
     WHERE orders.seq = u.seq),
   t AS (
     INSERT INTO trades (id, batch_id, condition_id, taker_order_id, taker, taker_owner, token_id, outcome, side, shares,
@@ -37,19 +37,20 @@ WITH
     FROM UNNEST($23::text[], $24::text[], $25::text[], $26::text[], $27::text[], $28::text[], $29::int[], $30::text[],
       $31::bigint[], $32::bigint[], $33::bigint[], $34::int[], $35::bigint[]) AS u(id, c, tko, tk, tow, tok, oc, sd, sh, co, fe, fr, mt)),
   tm AS (
-    INSERT INTO trade_makers (trade_id, order_id, position, maker, owner, token_id, outcome, side, shares, price, fee, rebate)
+    INSERT INTO trade_makers (trade_id, order_id, position, maker, owner, token_id, outcome, side, shares, price, fee, rebate,
+      match_time, condition_id)
     SELECT * FROM UNNEST($36::text[], $37::text[], $38::int[], $39::text[], $40::text[], $41::text[], $42::int[], $43::text[],
-      $44::bigint[], $45::int[], $46::bigint[], $47::bigint[])),
+      $44::bigint[], $45::int[], $46::bigint[], $47::bigint[], $48::bigint[], $49::text[])),
   bal AS (
     INSERT INTO balances (address, asset, available, reserved)
-    SELECT * FROM UNNEST($48::text[], $49::text[], $50::bigint[], $51::bigint[])
+    SELECT * FROM UNNEST($50::text[], $51::text[], $52::bigint[], $53::bigint[])
     ON CONFLICT (address, asset) DO UPDATE SET available = EXCLUDED.available, reserved = EXCLUDED.reserved),
   mm AS (
     INSERT INTO money_moves (batch_id, kind, address, condition_id, amount, payout, reference)
-    SELECT $1, * FROM UNNEST($52::text[], $53::text[], $54::text[], $55::bigint[], $56::bigint[], $57::text[])),
+    SELECT $1, * FROM UNNEST($54::text[], $55::text[], $56::text[], $57::bigint[], $58::bigint[], $59::text[])),
   ob AS (
     INSERT INTO outbox (subject, payload)
-    SELECT ($58::text[])[m.n], m.p FROM string_to_table($59::text, chr(30)) WITH ORDINALITY AS m(p, n) ORDER BY m.n
+    SELECT ($60::text[])[m.n], m.p FROM string_to_table($61::text, chr(30)) WITH ORDINALITY AS m(p, n) ORDER BY m.n
     RETURNING id),
   mk AS (
     UPDATE markets m SET
@@ -57,19 +58,20 @@ WITH
       winning_outcome = COALESCE(u.winner, m.winning_outcome),
       accepting_orders = COALESCE(u.accepting, m.accepting_orders),
       updated_at = now()
-    FROM UNNEST($60::text[], $61::bigint[], $62::int[], $63::bool[]) AS u(condition_id, book_seq, winner, accepting)
+    FROM UNNEST($62::text[], $63::bigint[], $64::int[], $65::bool[]) AS u(condition_id, book_seq, winner, accepting)
     WHERE m.condition_id = u.condition_id)
 SELECT COALESCE(array_agg(id ORDER BY id), '{}')::text[] AS outbox_ids FROM ob`;
 
 /**
- * Between two outbox messages in WRITE_BATCH's $59: chr(30), the record separator, never raw in JSON text.
- * $58 holds each message's subject, by position: a text[] of a few short strings without quotes, which
+ * Between two outbox messages in WRITE_BATCH's $61: chr(30), the record separator, never raw in JSON text.
+ * $60 holds each message's subject, by position: a text[] of a few short strings without quotes, which
  * node-pg and PostgreSQL's array parser handle cheaply (unlike the messages themselves).
  */
 const MESSAGE_SEPARATOR = '\x1e';
 
 type Pick<T> = (row: T) => unknown;
-type MakerRow = TradeRecord['makers'][number] & { tradeId: string; position: number };
+/** A maker's fill, with its trade's time and market: the caller's trades are listed by maker, newest first (queries.service.ts). */
+type MakerRow = TradeRecord['makers'][number] & { tradeId: string; position: number; matchTime: number; conditionId: string };
 
 // The columns of each table, in the order of WRITE_BATCH's parameters. Kept as tables of picks rather
 // than one `rows.map(...)` per column inline: TurboFan inlined all 56 closures into one function and
@@ -86,7 +88,8 @@ const TRADE_COLUMNS: Pick<TradeRecord>[] = [
 ];
 const MAKER_COLUMNS: Pick<MakerRow>[] = [
   (m) => m.tradeId, (m) => m.orderId, (m) => m.position, (m) => m.maker, (m) => m.owner, (m) => m.tokenId, (m) => m.outcome,
-  (m) => m.side, (m) => m.shares, (m) => m.price, (m) => m.fee, (m) => m.rebate,
+  (m) => m.side, (m) => m.shares, (m) => m.price, (m) => m.fee, (m) => m.rebate, (m) => m.matchTime,
+  (m) => m.conditionId,
 ];
 /** An order an earlier batch wrote, by its key: only what can change after placement. */
 const ORDER_UPDATE_COLUMNS: Pick<OrderState>[] = [(o) => o.seq, (o) => o.matched, (o) => o.status, (o) => o.reserved, (o) => JSON.stringify(o.tradeIds)];
@@ -111,7 +114,7 @@ function columns<T>(rows: T[], picks: Pick<T>[]): unknown[][] {
 function batchParameters(batchId: string, commands: number, parts: Effects[]): { values: unknown[]; messages: OutboxMessages; orders: OrderState[] } {
   const orders = [...new Map(parts.flatMap((p) => [...p.orders])).values()];
   const trades = parts.flatMap((p) => p.trades);
-  const makers: MakerRow[] = trades.flatMap((t) => t.makers.map((m, position) => ({ tradeId: t.id, position, ...m })));
+  const makers: MakerRow[] = trades.flatMap((t) => t.makers.map((m, position) => ({ tradeId: t.id, position, matchTime: t.matchTime, conditionId: t.conditionId, ...m })));
   // The latest balance of each (address, asset): later parts overwrite earlier ones.
   const balances = [...new Map(parts.flatMap((p) => p.balances.map((b) => [`${b.address}|${b.asset}`, b] as const))).values()];
   const moves = parts.flatMap((p) => p.moves);

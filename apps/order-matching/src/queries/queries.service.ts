@@ -16,6 +16,7 @@ import {
 import { callerAccounts, fundingAccount } from '../engine/caller-accounts';
 import { COLLATERAL } from '../engine/ledger';
 import { EngineService } from '../engine-host/engine.service';
+import { CALLER_TRADES } from './caller-trades-sql';
 import { nextCursor, offsetOf } from './cursor';
 import { presentOrder, presentTrade, type OrderRow, type TradeRow } from './presenters';
 
@@ -57,46 +58,25 @@ export class QueriesService {
     return ok({ data, next_cursor: nextCursor(offset, data.length, PAGE), limit: PAGE, count: data.length });
   }
 
-  /**
-   * Trades in which the caller's accounts took part, as taker or maker; newest first. They are found
-   * by the two indexes (`trades.taker`, `trade_makers.maker`) and joined as a set: a `taker = $1 OR
-   * EXISTS (... maker = $1)` filter read the whole trades table on every request, 340-430 ms of
-   * PostgreSQL for any caller (JIT compilation included), so one key within its rate limit slowed every
-   * other query of the engine (found by fuzzing).
-   */
+  /** Trades in which the caller's accounts took part, as taker or maker; newest first (caller-trades-sql.ts). */
   async trades(request: ListTradesRequest): Promise<Reply<Page<Trade>>> {
     const offset = offsetOf(request.next_cursor);
     if (offset === null) return fail('invalid_request', 'next_cursor is not a cursor of this list');
     const accounts = callerAccounts(this.engine.state, request.caller);
     const maker = (request.maker ?? request.maker_address)?.toLowerCase() ?? null;
-    const rows = await this.engine.pool.query<TradeRow>(
-      `WITH mine AS (SELECT id FROM trades WHERE taker = ANY($1::text[]) UNION SELECT trade_id FROM trade_makers WHERE maker = ANY($1::text[]))
-       SELECT t.*, m.outcomes,
-         (SELECT json_agg(json_build_object('order_id', tm.order_id, 'maker', tm.maker, 'owner', tm.owner, 'token_id', tm.token_id,
-            'outcome', tm.outcome, 'side', tm.side, 'shares', tm.shares::text, 'price', tm.price) ORDER BY tm.position)
-          FROM trade_makers tm WHERE tm.trade_id = t.id) AS makers
-       FROM mine JOIN trades t USING (id) JOIN markets m USING (condition_id)
-       WHERE ($2::text IS NULL OR t.id = $2)
-         AND ($3::text IS NULL OR t.taker = $3)
-         AND ($4::text IS NULL OR EXISTS (SELECT 1 FROM trade_makers y WHERE y.trade_id = t.id AND y.maker = $4))
-         AND ($5::text IS NULL OR t.condition_id = $5)
-         AND ($6::text IS NULL OR t.token_id = $6)
-         AND ($7::bigint IS NULL OR t.match_time < $7 * 1000)
-         AND ($8::bigint IS NULL OR t.match_time > $8 * 1000)
-       ORDER BY t.match_time DESC, t.id LIMIT $9 OFFSET $10`,
-      [
-        accounts,
-        request.id ?? null,
-        request.taker?.toLowerCase() ?? null,
-        maker,
-        request.market?.toLowerCase() ?? null,
-        request.asset_id ?? null,
-        request.before ?? null,
-        request.after ?? null,
-        PAGE,
-        offset,
-      ],
-    );
+    const rows = await this.engine.pool.query<TradeRow>(CALLER_TRADES, [
+      accounts[0],
+      request.id ?? null,
+      request.taker?.toLowerCase() ?? null,
+      maker,
+      request.market?.toLowerCase() ?? null,
+      request.asset_id ?? null,
+      request.before ?? null,
+      request.after ?? null,
+      PAGE,
+      offset,
+      accounts[1] ?? null,
+    ]);
     const data = rows.rows.map((row) => presentTrade(row, accounts));
     return ok({ data, next_cursor: nextCursor(offset, data.length, PAGE), limit: PAGE, count: data.length });
   }

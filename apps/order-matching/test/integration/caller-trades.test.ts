@@ -1,0 +1,130 @@
+import { Pool } from 'pg';
+import type { ListTradesRequest } from '@exchange/contracts';
+import { traderOf } from '../support/engine-fixture';
+import { aMarketSnapshot, startMatching, type MatchingUnderTest } from '../support/matching-harness';
+
+interface Fill {
+  maker: string;
+  orderId: string;
+}
+interface TradeRow {
+  id: string;
+  conditionId: string;
+  tokenId: string;
+  taker: string;
+  matchTime: number;
+  makers: Fill[];
+}
+
+const MARKETS = [0, 1, 2].map((n) => ({ conditionId: `0x${String(n + 1).repeat(64)}`, tokens: [`${n}01`, `${n}02`] as [string, string] }));
+const owner = traderOf(1);
+const wallet = traderOf(9).address;
+const others = [traderOf(2).address, traderOf(3).address];
+const addresses = [owner.address, wallet, ...others];
+
+/** A deterministic generator, so that a failure can be replayed. */
+function random(seed: number) {
+  let state = seed;
+  return (n: number) => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    // The high bits: the low bits of this generator repeat with a short period.
+    return Math.floor((state / 2 ** 31) * n);
+  };
+}
+
+/**
+ * Trades of four accounts, with every overlap the list must handle: the caller as taker and maker of
+ * one trade, two fills of one maker in a trade, its wallet on either side, many trades of one
+ * millisecond. Stored as the journal stores them.
+ */
+function someTrades(count: number): TradeRow[] {
+  const pick = random(7);
+  let time = 1_790_000_000_000;
+  return Array.from({ length: count }, (_, i) => {
+    time += pick(4) === 0 ? 1_000 : 0;
+    const market = MARKETS[pick(3)]!;
+    // One in five trades has two or three fills of the caller's address.
+    const sameMaker = pick(5) === 0;
+    const makers = Array.from({ length: 1 + pick(3) + (sameMaker ? 1 : 0) }, (_, f) => ({ maker: sameMaker ? owner.address : addresses[pick(4)]!, orderId: `0x${String(i).padStart(60, '0')}${String(f).padStart(4, '0')}` }));
+    return { id: `trade-${String(pick(100_000)).padStart(6, '0')}-${i}`, conditionId: market.conditionId, tokenId: market.tokens[pick(2)]!, taker: addresses[pick(4)]!, matchTime: time, makers };
+  });
+}
+
+async function store(pool: Pool, trades: TradeRow[]): Promise<void> {
+  for (const t of trades) {
+    await pool.query(
+      `INSERT INTO trades (id, batch_id, condition_id, taker_order_id, taker, taker_owner, token_id, outcome, side, shares, collateral, fee, fee_rate_bps, match_time)
+       VALUES ($1, 'batch', $2, $3, $4, 'key', $5, 0, 'BUY', 1000000, 500000, 0, 0, $6)`,
+      [t.id, t.conditionId, `0x${'f'.repeat(64)}`, t.taker, t.tokenId, t.matchTime],
+    );
+    for (const [position, fill] of t.makers.entries()) {
+      await pool.query(
+        `INSERT INTO trade_makers (trade_id, order_id, position, maker, owner, token_id, outcome, side, shares, price, fee, rebate, match_time, condition_id)
+         VALUES ($1, $2, $3, $4, 'key', $5, 1, 'BUY', 1000000, 500000, 0, 0, $6, $7)`,
+        [t.id, fill.orderId, position, fill.maker, t.tokenId, t.matchTime, t.conditionId],
+      );
+    }
+  }
+}
+
+/** What `/data/trades` must answer for the owner (its address and its wallet), every page in one list. */
+function expected(trades: TradeRow[], filter: Partial<ListTradesRequest>): string[] {
+  const mine = new Set([owner.address, wallet]);
+  return trades
+    .filter((t) => mine.has(t.taker) || t.makers.some((m) => mine.has(m.maker)))
+    .filter((t) => filter.id === undefined || t.id === filter.id)
+    .filter((t) => filter.taker === undefined || t.taker === filter.taker)
+    .filter((t) => filter.maker === undefined || t.makers.some((m) => m.maker === filter.maker))
+    .filter((t) => filter.market === undefined || t.conditionId === filter.market)
+    .filter((t) => filter.asset_id === undefined || t.tokenId === filter.asset_id)
+    .filter((t) => filter.before === undefined || t.matchTime < filter.before * 1000)
+    .filter((t) => filter.after === undefined || t.matchTime > filter.after * 1000)
+    .sort((a, b) => b.matchTime - a.matchTime || (a.id < b.id ? -1 : 1))
+    .map((t) => t.id);
+}
+
+/** The list by deposit-wallet owner and by filters, read page after page, against a model of the rows. */
+describe("the caller's trades, newest first, on real PostgreSQL", () => {
+  let om: MatchingUnderTest;
+  const trades = someTrades(1_500);
+
+  beforeAll(async () => {
+    om = await startMatching();
+    for (const market of MARKETS) await om.publishMarket(aMarketSnapshot(market.conditionId, market.tokens));
+    await om.data('matching.admin.wallet.bind.v1', { wallet, owner: owner.address });
+    const pool = new Pool({ connectionString: om.databaseUrl });
+    try {
+      await store(pool, trades);
+    } finally {
+      await pool.end();
+    }
+  });
+  afterAll(() => om.stop());
+
+  const listed = async (filter: Partial<ListTradesRequest>): Promise<string[]> => {
+    const ids: string[] = [];
+    let cursor = 'MA==';
+    while (cursor !== 'LTE=') {
+      const page = await om.data('matching.trades.list.v1', { caller: { ...owner, apiKey: 'another-key' }, ...filter, next_cursor: cursor });
+      ids.push(...page.data.map((t) => t.id));
+      cursor = page.next_cursor;
+    }
+    return ids;
+  };
+
+  const middle = trades[700]!;
+  it.each<[string, Partial<ListTradesRequest>]>([
+    ['no filter', {}],
+    ['a market', { market: MARKETS[1]!.conditionId }],
+    ['a token', { asset_id: MARKETS[2]!.tokens[0] }],
+    ['the wallet as taker', { taker: wallet }],
+    ['another maker', { maker: others[0] }],
+    ['after a time', { after: Math.floor(middle.matchTime / 1000) }],
+    ['before a time, in a market', { before: Math.floor(middle.matchTime / 1000), market: MARKETS[0]!.conditionId }],
+    ['one id', { id: middle.id }],
+  ])('lists every trade of %s once, in order, across pages', async (_name, filter) => {
+    const want = expected(trades, filter);
+    if (filter.id === undefined) expect(want.length).toBeGreaterThan(filter.market || filter.asset_id || filter.taker || filter.maker ? 100 : 500);
+    expect(await listed(filter)).toEqual(want);
+  });
+});
