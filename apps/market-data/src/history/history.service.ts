@@ -48,7 +48,9 @@ export class HistoryService {
   }
 
   private async points(conditionId: string, outcome: Outcome, range: Range): Promise<HistoryPoint[]> {
-    const end = range.end ?? Math.floor(Date.now() / 1000);
+    // A range reaching past now ends now: no price is known for a second still to come.
+    const now = Math.floor(Date.now() / 1000);
+    const end = Math.min(range.end ?? now, now);
     let start = range.start;
     if (start === undefined) {
       if (range.interval === 'max' || range.interval === 'all') {

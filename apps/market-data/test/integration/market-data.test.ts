@@ -199,6 +199,10 @@ describe('market-data (real PostgreSQL, Redis, NATS and JetStream)', () => {
     });
     expect(history[0]).toEqual({ t: expect.any(Number), p: 0.55 });
     expect(history.every((point, i) => i === 0 || point.t > history[i - 1]!.t)).toBe(true);
+    // An end in the future: the points stop at now (they went on, dated in the future, carrying the last price).
+    const ahead = await md.data('marketdata.prices-history.v1', { market: yes, startTs: String(end - 600), endTs: String(end + 7_200), fidelity: '1' });
+    expect(ahead.history.at(-1)!.t).toBeLessThanOrEqual(Math.floor(Date.now() / 1000));
+    expect(ahead.history.at(-1)!.p).toBe(0.6);
     const batch = await md.data('marketdata.batch-prices-history.v1', { markets: [no], interval: 'max', fidelity: 1 });
     expect(batch.history[no!]![0]!.p).toBe(0.45);
     expect(batch.history[no!]!.at(-1)!.p).toBe(0.4);
