@@ -1,7 +1,11 @@
+import { toChecksumAddress } from '@exchange/chain';
+import { fail, type Failure } from '@exchange/contracts';
+
 /**
  * Deposit wallets (signature type 3) and the owners the operator bound them to, both ways: an order's
  * wallet is checked against its owner, and an owner's key reaches its wallet's account. An owner has
- * at most one wallet, as upstream derives it from the owner (docs/trading.md, "A caller's accounts").
+ * at most one wallet, as upstream derives it from the owner, and an address is a wallet or an owner,
+ * not both, as a contract wallet is not a key that signs (docs/trading.md, "A caller's accounts").
  * Addresses are lower-case.
  */
 export class DepositWallets {
@@ -19,5 +23,21 @@ export class DepositWallets {
 
   walletOf(owner: string): string | undefined {
     return this.wallets.get(owner);
+  }
+
+  /** Why binding the wallet to the owner is refused, if it is; the binding it already is is not. */
+  refusal(wallet: string, owner: string): Failure | undefined {
+    const named = (address: string) => toChecksumAddress(address);
+    if (wallet === owner) return fail('invalid_request', 'a wallet cannot be its own owner');
+    const bound = this.owners.get(wallet);
+    if (bound === owner) return undefined;
+    if (bound !== undefined) return fail('conflict', `wallet ${named(wallet)} is bound to another owner`);
+    const held = this.wallets.get(owner);
+    if (held !== undefined) return fail('conflict', `owner ${named(owner)} has deposit wallet ${named(held)} (one per owner)`);
+    const ownersOwner = this.owners.get(owner);
+    if (ownersOwner !== undefined) return fail('conflict', `owner ${named(owner)} is itself the deposit wallet of ${named(ownersOwner)}`);
+    const walletsWallet = this.wallets.get(wallet);
+    if (walletsWallet !== undefined) return fail('conflict', `wallet ${named(wallet)} is itself the owner of deposit wallet ${named(walletsWallet)}`);
+    return undefined;
   }
 }

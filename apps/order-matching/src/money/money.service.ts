@@ -23,14 +23,14 @@ import { COLLATERAL } from '../engine/ledger';
 import { audit, deposit, merge, redeem, resolve, split, withdraw } from '../engine/money';
 import { EngineService } from '../engine-host/engine.service';
 
-/** PostgreSQL's SQLSTATE for a unique index refusing a row. */
-const UNIQUE_VIOLATION = '23505';
-
 type Move = (state: EngineState, account: string) => Reply<unknown>;
 
 /** Operator and trader money moves, each a command of the engine answered after its commit. */
 @Injectable()
 export class MoneyService {
+  /** The binds so far, in order (`bindWallet`). */
+  private binds: Promise<unknown> = Promise.resolve();
+
   constructor(private readonly engine: EngineService) {}
 
   deposit(request: MoneyMoveRequest) {
@@ -65,36 +65,26 @@ export class MoneyService {
   }
 
   /**
-   * Binds a deposit wallet to its owner for good (a wallet's owner does not change, and an owner has one
-   * wallet: another is a 409), stored before it takes effect. Until it is bound, no type-3 order of the
-   * wallet is accepted.
+   * Binds a deposit wallet to its owner for good (docs/trading.md, "A caller's accounts": a wallet's
+   * owner does not change, an owner has one wallet, an address is one or the other), stored before it
+   * takes effect. Until it is bound, no type-3 order of the wallet is accepted. Binds run one at a time,
+   * so that the engine's bindings decide (the unique indexes back them).
    */
-  async bindWallet(request: BindWalletRequest): Promise<Reply<WalletBinding>> {
-    const wallet = request.wallet.toLowerCase();
-    const owner = request.owner.toLowerCase();
-    if (wallet === owner) return fail('invalid_request', 'a wallet cannot be its own owner');
-    const held = this.engine.state.wallets.walletOf(owner);
-    if (held !== undefined && held !== wallet) return this.ownerHasWallet(owner, held);
-    // The no-op update makes RETURNING give the stored row when the wallet is bound already.
-    let stored;
-    try {
-      stored = await this.engine.pool.query<{ owner: string }>(
-        'INSERT INTO deposit_wallets (wallet, owner) VALUES ($1, $2) ON CONFLICT (wallet) DO UPDATE SET wallet = EXCLUDED.wallet RETURNING owner',
-        [wallet, owner],
-      );
-    } catch (error) {
-      // Another wallet bound to this owner since the check above (the unique index on owner).
-      if ((error as { code?: string }).code === UNIQUE_VIOLATION) return this.ownerHasWallet(owner, this.engine.state.wallets.walletOf(owner));
-      throw error;
-    }
-    if (stored.rows[0]!.owner !== owner) return fail('conflict', `wallet ${toChecksumAddress(wallet)} is bound to another owner`);
-    this.engine.state.wallets.bind(wallet, owner);
-    return ok({ wallet: toChecksumAddress(wallet), owner: toChecksumAddress(owner) });
+  bindWallet(request: BindWalletRequest): Promise<Reply<WalletBinding>> {
+    const bound = this.binds.then(() => this.bind(request.wallet.toLowerCase(), request.owner.toLowerCase()));
+    this.binds = bound.catch(() => undefined);
+    return bound;
   }
 
-  private ownerHasWallet(owner: string, wallet: string | undefined) {
-    const named = wallet === undefined ? 'another deposit wallet' : `deposit wallet ${toChecksumAddress(wallet)}`;
-    return fail('conflict', `owner ${toChecksumAddress(owner)} has ${named} (one per owner)`);
+  private async bind(wallet: string, owner: string): Promise<Reply<WalletBinding>> {
+    const wallets = this.engine.state.wallets;
+    const refusal = wallets.refusal(wallet, owner);
+    if (refusal) return refusal;
+    if (wallets.ownerOf(wallet) === undefined) {
+      await this.engine.pool.query('INSERT INTO deposit_wallets (wallet, owner) VALUES ($1, $2)', [wallet, owner]);
+      wallets.bind(wallet, owner);
+    }
+    return ok({ wallet: toChecksumAddress(wallet), owner: toChecksumAddress(owner) });
   }
 
   postOnly(request: PostOnlyModeRequest): Reply<{ enabled: boolean; until: string | null }> {

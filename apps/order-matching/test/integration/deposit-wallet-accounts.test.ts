@@ -37,7 +37,7 @@ describe("a deposit wallet's owner on real PostgreSQL and NATS", () => {
       status: 409,
       body: { code: 'conflict', error: `owner ${toChecksumAddress(owner.address)} has deposit wallet ${toChecksumAddress(wallet)} (one per owner)` },
     });
-    // Both pass the engine's check before either is stored: the index on owner refuses the second.
+    // Binds run one at a time: the second sees the first.
     const racer = traderOf(7).address;
     const results = await Promise.all([bind(traderOf(5).address, racer), bind(traderOf(6).address, racer)]);
     expect(results.map((r) => r.ok).sort()).toEqual([false, true]);
