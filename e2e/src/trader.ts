@@ -56,7 +56,7 @@ export class Trader {
     return this.credentials;
   }
 
-  /** An L2-signed request; `path` may carry a query string, which is not signed. */
+  /** An L2-signed request; `path` may carry a query string, which is not signed. The body is parsed when it is JSON. */
   async request(method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
     const text = body === undefined ? undefined : JSON.stringify(body);
     const timestamp = String(Date.now());
@@ -73,7 +73,9 @@ export class Trader {
       },
       body: text,
     });
-    return { status: response.status, body: await json(response) };
+    // `DELETE /auth/api-key` answers the text OK, as upstream.
+    const isJson = response.headers.get('content-type')?.startsWith('application/json') ?? false;
+    return { status: response.status, body: isJson ? await json(response) : await response.text() };
   }
 
   /** A signed order submission: BUY pays `collateral` for `shares`, SELL the reverse (base units). */

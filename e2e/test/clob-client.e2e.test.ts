@@ -106,6 +106,11 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
     const key = generatePrivateKey();
     const signer = createWalletClient({ account: privateKeyToAccount(key), chain: polygon, transport: http('http://127.0.0.1:9') });
     const wallet = privateKeyToAccount(generatePrivateKey()).address;
+    // A trader's own address (it has API keys) is not a deposit wallet: bound, its owner would take it over.
+    const keyHolder = createWalletClient({ account: privateKeyToAccount(generatePrivateKey()), chain: polygon, transport: http('http://127.0.0.1:9') });
+    await new ClobClient({ host, chain: 137, signer: keyHolder }).createOrDeriveApiKey();
+    const refused = await stack.admin('POST', '/admin/wallets', { wallet: keyHolder.account.address, owner: signer.account.address });
+    expect({ status: refused.status, body: await json(refused) }).toMatchObject({ status: 409, body: { code: 'conflict', error: expect.stringContaining('has API keys') } });
     expect((await stack.admin('POST', '/admin/wallets', { wallet, owner: signer.account.address })).status).toBe(200);
     await stack.admin('POST', '/admin/deposits', { address: wallet, amount: '100' });
     const ownerClient = (creds: ApiKeyCreds, signatureType = SignatureTypeV2.POLY_1271) =>

@@ -1,3 +1,4 @@
+import { Pool } from 'pg';
 import { toChecksumAddress } from '@exchange/chain';
 import { json } from '../src/http';
 import { startStack, type Stack } from '../src/stack';
@@ -195,6 +196,19 @@ describe('trading between two wallets through the gateway', () => {
     const session = (await beating.request('POST', '/v1/heartbeats', { heartbeat_id: 'x' })).body.error as string;
     expect(session).toMatch(/^Invalid heartbeat id; the current id is [0-9a-f-]{36}$/);
     expect((await beating.request('POST', '/v1/heartbeats', { heartbeat_id: session.split(' ').pop() })).status).toBe(200);
+    // Deleting the key ends its session without cancelling: nothing could beat it any more, and it used to
+    // cancel the account's orders 15 s later, the next key's session beating or not.
+    const sessions = async () => {
+      const pool = new Pool({ connectionString: stack.databaseUrl('order-matching') });
+      try {
+        return (await pool.query('SELECT 1 FROM heartbeat_sessions WHERE address = $1', [beating.address.toLowerCase()])).rowCount;
+      } finally {
+        await pool.end();
+      }
+    };
+    expect(await sessions()).toBe(1);
+    expect((await beating.request('DELETE', '/auth/api-key')).status).toBe(200);
+    expect(await sessions()).toBe(0);
     await expectBalanced();
   });
 
@@ -263,7 +277,10 @@ describe('trading between two wallets through the gateway', () => {
     expect(await bind({ wallet, owner: alice.address })).toMatchObject({ status: 409, body: { code: 'conflict' } });
     // One wallet per owner: upstream derives it from the owner, and clients name it by signature type only.
     expect(await bind({ wallet: `0x${'7b'.repeat(20)}`, owner: bob.address })).toMatchObject({ status: 409, body: { code: 'conflict' } });
-    expect(await bind({ wallet: alice.address, owner: alice.address })).toMatchObject({ status: 400, body: { code: 'invalid_request' } });
+    const keyless = `0x${'7c'.repeat(20)}`;
+    expect(await bind({ wallet: keyless, owner: keyless })).toMatchObject({ status: 400, body: { code: 'invalid_request' } });
+    // Alice has API keys: her address is her own account, not a contract wallet someone else's keys could take over.
+    expect(await bind({ wallet: alice.address, owner: keyless })).toMatchObject({ status: 409, body: { error: expect.stringContaining('has API keys') } });
     expect(await bind({ wallet: '0x1234', owner: alice.address })).toMatchObject({ status: 400, body: { code: 'invalid_request' } });
   });
 

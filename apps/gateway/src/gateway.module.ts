@@ -11,7 +11,7 @@ import { TagsController } from './catalog/tags.controller';
 import { GATEWAY_ENV, type GatewayEnv } from './config';
 import { HealthController } from './health/health.controller';
 import { ErrorBodyFilter } from './http/error-body.filter';
-import { Forwarder } from './http/forwarder.service';
+import { RpcModule } from './http/rpc.module';
 import { BooksController } from './market-data/books.controller';
 import { ClobMarketsController } from './market-data/clob-markets.controller';
 import { HotCache } from './market-data/hot-cache';
@@ -65,15 +65,13 @@ export class GatewayModule {
   static forSurface(surface: Surface, env: GatewayEnv, shared: SharedResources): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [AuthModule.forSurface(surface, shared.auth, shared.limiter)],
+      imports: [RpcModule.using(shared.rpc), AuthModule.forSurface(surface, shared.auth, shared.limiter)],
       controllers: controllersOf(surface),
       providers: [
         { provide: SURFACE, useValue: surface },
         { provide: GATEWAY_ENV, useValue: env },
-        { provide: RpcClient, useValue: shared.rpc },
         { provide: HotCache, useValue: shared.hot },
         { provide: APP_FILTER, useClass: ErrorBodyFilter },
-        Forwarder,
         OrderVerifier,
         PlaceBatcher,
         OrdersService,

@@ -1,4 +1,4 @@
-import { cancelOrdersRequest, moneyMoveRequest } from '../src';
+import { cancelOrdersRequest, listTradesRequest, moneyMoveRequest } from '../src';
 
 const caller = { apiKey: 'key', address: `0x${'1'.repeat(40)}` };
 const id = `0x${'ab'.repeat(32)}`;
@@ -7,6 +7,13 @@ describe('trading requests', () => {
   it('read an order id in either case as the lower-case hash', () => {
     expect(cancelOrdersRequest.parse({ caller, orderIds: [id.toUpperCase().replace('0X', '0x'), id] }).orderIds).toEqual([id, id]);
     expect(cancelOrdersRequest.safeParse({ caller, orderIds: [`${id}0`] }).success).toBe(false);
+  });
+
+  it('read a trade id filter in either case, and refuse what is not a trade id', () => {
+    const trade = '019ac0de-0000-7000-8000-00000000abcd';
+    expect(listTradesRequest.parse({ caller, id: trade.toUpperCase() }).id).toBe(trade);
+    // An empty id (`?id=`) listed nothing, where every other empty filter is a 400.
+    for (const id of ['', ' ', 'trade-1']) expect(listTradesRequest.safeParse({ caller, id }).success).toBe(false);
   });
 
   it.each(['0xfeed-transfer-1', 'a', '~'.repeat(128), 'wire/2026:11#7'])('take the money reference %s', (reference) => {

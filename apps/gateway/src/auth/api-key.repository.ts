@@ -52,6 +52,11 @@ export class ApiKeyRepository {
     return rows.map((row) => row.apiKey);
   }
 
+  /** Whether the address ever had a key, revoked or not: it proved it holds a private key that signs. */
+  async everHadKey(address: string): Promise<boolean> {
+    return (await this.prisma.apiKey.findFirst({ where: { address }, select: { apiKey: true } })) !== null;
+  }
+
   /** Marks the key revoked; false when it was unknown or revoked already. */
   async revoke(apiKey: string, at: Date): Promise<boolean> {
     const { count } = await this.prisma.apiKey.updateMany({ where: { apiKey, revokedAt: null }, data: { revokedAt: at } });

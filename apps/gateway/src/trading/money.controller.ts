@@ -1,5 +1,9 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { toChecksumAddress } from '@exchange/chain';
+import { bindWalletRequest } from '@exchange/contracts';
 import { AdminTokenGuard } from '../admin/admin-token.guard';
+import { ApiKeyRepository } from '../auth/api-key.repository';
+import { ApiError } from '../http/api-error';
 import { OrdersService } from './orders.service';
 import type { QueryString } from '../http/query-string';
 
@@ -9,7 +13,10 @@ type Json = Record<string, unknown> | undefined;
 @Controller('admin')
 @UseGuards(AdminTokenGuard)
 export class MoneyAdminController {
-  constructor(private readonly orders: OrdersService) {}
+  constructor(
+    private readonly orders: OrdersService,
+    private readonly keys: ApiKeyRepository,
+  ) {}
 
   @Post('deposits')
   @HttpCode(200)
@@ -35,10 +42,18 @@ export class MoneyAdminController {
     return this.orders.forward('matching.admin.post-only.v1', body);
   }
 
-  /** Binds a deposit wallet (signature type 3) to the owner whose signatures it accepts: `{wallet, owner}`. */
+  /**
+   * Binds a deposit wallet (signature type 3) to the owner whose signatures it accepts: `{wallet, owner}`.
+   * An address that ever had an API key signs with a key of its own, so it is a trader's account and not
+   * a contract wallet: bound to another owner, that owner would take the account over (found by a soak).
+   */
   @Post('wallets')
   @HttpCode(200)
-  bindWallet(@Body() body: Json) {
+  async bindWallet(@Body() body: Json) {
+    const request = bindWalletRequest.safeParse(body);
+    if (request.success && (await this.keys.everHadKey(request.data.wallet.toLowerCase()))) {
+      throw ApiError.of('conflict', `wallet ${toChecksumAddress(request.data.wallet)} has API keys: it is a trader's own address, not a deposit wallet`);
+    }
     return this.orders.forward('matching.admin.wallet.bind.v1', body);
   }
 

@@ -36,6 +36,8 @@ function checkIdentity(state: EngineState, caller: Caller, verified: VerifiedOrd
   if (order.signatureType === 0 && (signer !== maker || signer !== caller.address.toLowerCase() || recovered !== signer)) {
     return Rejections.signer();
   }
+  // A bound deposit wallet trades by its owner's type-3 orders only, whoever holds a key of its address.
+  if (order.signatureType === 0 && state.wallets.ownerOf(maker) !== undefined) return Rejections.depositWalletFlow();
   if (order.signatureType === 3 && (signer !== maker || recovered !== caller.address.toLowerCase() || state.wallets.ownerOf(maker) !== recovered)) {
     return Rejections.signer();
   }

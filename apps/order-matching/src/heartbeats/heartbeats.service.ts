@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { fail, ok, type Caller, type HeartbeatRequest, type Reply } from '@exchange/contracts';
+import { fail, ok, type Caller, type HeartbeatEndRequest, type HeartbeatRequest, type Reply } from '@exchange/contracts';
 import { MATCHING_ENV, type MatchingEnv } from '../config';
 import { callerOrders, cancelWhere } from '../engine/cancel-orders';
 import { EngineService } from '../engine-host/engine.service';
@@ -61,6 +61,16 @@ export class HeartbeatsService implements OnModuleInit {
       [apiKey, request.caller.address.toLowerCase(), started.id],
     );
     return ok({ heartbeat_id: started.id });
+  }
+
+  /** Ends the key's session without cancelling anything: the key was deleted, so nothing could beat it any more. */
+  async endWithKey(request: HeartbeatEndRequest): Promise<Reply<{ ended: boolean }>> {
+    const { apiKey } = request.caller;
+    const session = this.sessions.get(apiKey);
+    if (!session) return ok({ ended: false });
+    this.sessions.delete(apiKey);
+    await this.journal('DELETE FROM heartbeat_sessions WHERE api_key = $1 AND id = $2', [apiKey, session.id]);
+    return ok({ ended: true });
   }
 
   private async end(apiKey: string, session: Session): Promise<void> {

@@ -35,4 +35,9 @@ export class OrdersController {
   async heartbeat(request: RpcRequest<'matching.heartbeat.v1'>) {
     return this.heartbeats.beat(request);
   }
+
+  @RpcRoute('matching.heartbeat.end.v1')
+  endHeartbeats(request: RpcRequest<'matching.heartbeat.end.v1'>) {
+    return this.heartbeats.endWithKey(request);
+  }
 }

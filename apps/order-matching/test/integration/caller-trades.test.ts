@@ -46,7 +46,8 @@ function someTrades(count: number): TradeRow[] {
     // One in five trades has two or three fills of the caller's address.
     const sameMaker = pick(5) === 0;
     const makers = Array.from({ length: 1 + pick(3) + (sameMaker ? 1 : 0) }, (_, f) => ({ maker: sameMaker ? owner.address : addresses[pick(4)]!, orderId: `0x${String(i).padStart(60, '0')}${String(f).padStart(4, '0')}` }));
-    return { id: `trade-${String(pick(100_000)).padStart(6, '0')}-${i}`, conditionId: market.conditionId, tokenId: market.tokens[pick(2)]!, taker: addresses[pick(4)]!, matchTime: time, makers };
+    // UUIDs, as the engine's, in no particular order.
+    return { id: `${String(pick(100_000_000)).padStart(8, '0')}-0000-7000-8000-${String(i).padStart(12, '0')}`, conditionId: market.conditionId, tokenId: market.tokens[pick(2)]!, taker: addresses[pick(4)]!, matchTime: time, makers };
   });
 }
 

@@ -19,7 +19,7 @@ describe('cancel on disconnect, on real PostgreSQL and NATS', () => {
   beforeAll(async () => {
     om = await startMatching({ HEARTBEAT_TIMEOUT_SECONDS: '1' });
     await om.publishMarket(aMarketSnapshot(CONDITION, [YES, '502']));
-    for (const trader of [alice, bob, carol, traderOf(5)]) await om.data('matching.admin.deposit.v1', { address: trader.address, amount: '100' });
+    for (const trader of [alice, bob, carol, traderOf(5), traderOf(6)]) await om.data('matching.admin.deposit.v1', { address: trader.address, amount: '100' });
   });
   afterAll(() => om.stop());
 
@@ -85,6 +85,21 @@ describe('cancel on disconnect, on real PostgreSQL and NATS', () => {
     }
     expect(live(order)).toBe(true);
     expect(await eventually(() => !live(order))).toBe(true);
+  });
+
+  it("ends a deleted key's session without cancelling: nothing could beat it any more", async () => {
+    const frank = traderOf(6);
+    const order = await rest(frank);
+    expect(await beat(frank, '')).toMatchObject({ ok: true });
+    expect(await om.request('matching.heartbeat.end.v1', { caller: frank })).toEqual({ ok: true, data: { ended: true } });
+    expect(await om.request('matching.heartbeat.end.v1', { caller: frank })).toEqual({ ok: true, data: { ended: false } });
+    // Twice the timeout and two ticks: before, the session ran out and cancelled the account's orders.
+    await sleep(3_000);
+    expect(live(order)).toBe(true);
+    const pool = new Pool({ connectionString: om.databaseUrl });
+    const rows = await pool.query('SELECT 1 FROM heartbeat_sessions WHERE api_key = $1', [frank.apiKey]);
+    await pool.end();
+    expect(rows.rowCount).toBe(0);
   });
 
   it('survives a restart: a client that died meanwhile loses its orders, one that beats on keeps them', async () => {

@@ -53,6 +53,8 @@ export const Rejections = {
     ),
   owner: () => reject('INVALID_ORDER_ERROR', 'the order owner has to be the owner of the API KEY'),
   signer: () => reject('INVALID_ORDER_ERROR', 'the order signer address has to be the address of the API KEY'),
+  /** Upstream's answer to an EOA order of an account that must trade through its deposit wallet (UPSTREAM.md). */
+  depositWalletFlow: () => reject('INVALID_ORDER_ERROR', 'maker address not allowed, please use the deposit wallet flow'),
 } as const;
 
 /** The order result of a rejected order. */

@@ -81,7 +81,7 @@ export const listTradesRequest = z.object({
   // Trade ids are lower-case UUIDs; an upper-case one names the same trade, as order ids do.
   id: z
     .string()
-    .max(100)
+    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'id must be a trade id (a UUID)')
     .transform((v) => v.toLowerCase())
     .optional(),
   taker: addressSchema.optional(),
@@ -112,6 +112,10 @@ export const heartbeatRequest = z.object({
   legacy: z.boolean().optional(),
 });
 export type HeartbeatRequest = z.output<typeof heartbeatRequest>;
+
+/** The gateway ends a key's session when the key is deleted: nothing could beat it any more. */
+export const heartbeatEndRequest = z.object({ caller });
+export type HeartbeatEndRequest = z.output<typeof heartbeatEndRequest>;
 
 /** A positive amount of collateral or shares as a decimal string, read into base units. */
 export const amountSchema = z.string({ error: 'amount must be a decimal string' }).transform((v, ctx) => {

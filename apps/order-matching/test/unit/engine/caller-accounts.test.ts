@@ -36,6 +36,21 @@ describe("a caller's accounts: its key's address and the deposit wallet bound to
     for (const type of [1, 2]) expect(fundingAccount(state, owner, type)).toMatchObject({ ok: false, status: 400, body: { code: 'invalid_request' } });
   });
 
+  it("gives a key of the wallet's own address nothing: the wallet is reached through its owner", () => {
+    const walletsKey = { apiKey: 'key-of-the-wallet', address: wallet };
+    const placed = placeOrder(state, owner, aWalletOrder(owner, wallet, { side: 'BUY', price: '0.40', size: '10' }), 10);
+    expect(callerAccounts(state, walletsKey)).toEqual([]);
+    expect(callerOrders(state, walletsKey)).toEqual([]);
+    expect(cancelByIds(state, walletsKey, [placed.orderID], 11).canceled).toEqual([]);
+    expect(fundingAccount(state, walletsKey)).toMatchObject({ ok: false, status: 403, body: { code: 'forbidden' } });
+    // Before, an EOA order of the wallet's address spent the balance its owner trades with.
+    expect(placeOrder(state, walletsKey, anOrder(walletsKey, { side: 'BUY', price: '0.40', size: '10' }), 12)).toMatchObject({
+      success: false,
+      errorMsg: 'maker address not allowed, please use the deposit wallet flow',
+    });
+    expect(state.ledger.get(wallet, COLLATERAL)).toEqual({ available: 96_000_000, reserved: 4_000_000 });
+  });
+
   it("reaches the wallet's orders from any of the owner's keys, and nobody else's", () => {
     const placed = placeOrder(state, owner, aWalletOrder(owner, wallet, { side: 'BUY', price: '0.40', size: '10' }), 10);
     const own = placeOrder(state, owner, anOrder(owner, { side: 'BUY', price: '0.30', size: '10' }), 11);
