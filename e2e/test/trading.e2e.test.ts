@@ -277,6 +277,13 @@ describe('trading between two wallets through the gateway', () => {
     expect(await bind({ wallet, owner: alice.address })).toMatchObject({ status: 409, body: { code: 'conflict' } });
     // One wallet per owner: upstream derives it from the owner, and clients name it by signature type only.
     expect(await bind({ wallet: `0x${'7b'.repeat(20)}`, owner: bob.address })).toMatchObject({ status: 409, body: { code: 'conflict' } });
+    // The operator reads a binding by either address.
+    for (const address of [wallet, bob.address]) {
+      expect(await json(await stack.admin('GET', `/admin/wallets/${address}`))).toEqual({ wallet: toChecksumAddress(wallet), owner: toChecksumAddress(bob.address) });
+    }
+    const unbound = await stack.admin('GET', `/admin/wallets/0x${'7d'.repeat(20)}`);
+    expect({ status: unbound.status, body: await json(unbound) }).toMatchObject({ status: 404, body: { code: 'wallet_not_found' } });
+    expect((await stack.admin('GET', '/admin/wallets/nope')).status).toBe(400);
     const keyless = `0x${'7c'.repeat(20)}`;
     expect(await bind({ wallet: keyless, owner: keyless })).toMatchObject({ status: 400, body: { code: 'invalid_request' } });
     // Alice has API keys: her address is her own account, not a contract wallet someone else's keys could take over.

@@ -137,6 +137,7 @@ export const rpcContract = {
   'matching.admin.audit.v1': { request: empty, response: {} as LedgerAudit },
   'matching.admin.account.v1': { request: accountRequest, response: {} as AccountBalances },
   'matching.admin.wallet.bind.v1': { request: bindWalletRequest, response: {} as WalletBinding },
+  'matching.admin.wallet.get.v1': { request: accountRequest, response: {} as WalletBinding },
   'matching.admin.money-moves.v1': { request: moneyMovesRequest, response: {} as MoneyMoveRecord[] },
 } as const;
 

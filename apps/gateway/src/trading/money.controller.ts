@@ -57,6 +57,12 @@ export class MoneyAdminController {
     return this.orders.forward('matching.admin.wallet.bind.v1', body);
   }
 
+  /** The binding that names the address, as a deposit wallet or as its owner (404 when none). */
+  @Get('wallets/:address')
+  walletBinding(@Param('address') address: string) {
+    return this.orders.forward('matching.admin.wallet.get.v1', { address });
+  }
+
   @Get('accounts/:address')
   account(@Param('address') address: string) {
     return this.orders.forward('matching.admin.account.v1', { address });

@@ -26,6 +26,11 @@ export class MoneyController {
     return this.money.bindWallet(request);
   }
 
+  @RpcRoute('matching.admin.wallet.get.v1')
+  async walletBinding(request: AccountRequest) {
+    return this.money.walletBinding(request);
+  }
+
   @RpcRoute('matching.split.v1')
   split(request: SplitMergeRequest) {
     return this.money.split(request);

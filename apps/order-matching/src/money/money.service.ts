@@ -87,6 +87,17 @@ export class MoneyService {
     return ok({ wallet: toChecksumAddress(wallet), owner: toChecksumAddress(owner) });
   }
 
+  /** The binding that names the address, as its wallet or as its owner. */
+  walletBinding(request: AccountRequest): Reply<WalletBinding> {
+    const address = request.address.toLowerCase();
+    const wallets = this.engine.state.wallets;
+    const owner = wallets.ownerOf(address);
+    const wallet = wallets.walletOf(address);
+    if (owner !== undefined) return ok({ wallet: toChecksumAddress(address), owner: toChecksumAddress(owner) });
+    if (wallet !== undefined) return ok({ wallet: toChecksumAddress(wallet), owner: toChecksumAddress(address) });
+    return fail('wallet_not_found', `no deposit wallet binding names ${toChecksumAddress(address)}`);
+  }
+
   postOnly(request: PostOnlyModeRequest): Reply<{ enabled: boolean; until: string | null }> {
     const until = request.enabled ? Date.now() + request.retryAfterSeconds * 1000 : 0;
     this.engine.state.postOnlyUntil = until;
