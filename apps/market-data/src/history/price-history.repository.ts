@@ -59,7 +59,9 @@ export class PriceHistoryRepository {
   async lastPriceBefore(conditionId: string, beforeMs: number): Promise<number | undefined> {
     const row = await this.prisma.priceHistory.findFirst({
       where: { conditionId, timeMs: { lt: BigInt(beforeMs) } },
-      orderBy: [{ timeMs: 'desc' }, { streamSeq: 'desc' }],
+      // Trade ids order the trades of a millisecond that the backfill wrote without a stream position
+      // (UUIDs v7 that count up within a millisecond; until the fifteenth session such a tie gave either price).
+      orderBy: [{ timeMs: 'desc' }, { streamSeq: 'desc' }, { tradeId: 'desc' }],
       select: { price: true },
     });
     return row?.price;
@@ -74,7 +76,7 @@ export class PriceHistoryRepository {
       SELECT DISTINCT ON (bucket) (time_ms - ${fromMs}::bigint) / ${stepMs}::bigint AS bucket, price
       FROM price_history
       WHERE condition_id = ${conditionId} AND time_ms >= ${fromMs}::bigint AND time_ms < ${toMs}::bigint
-      ORDER BY bucket, time_ms DESC, stream_seq DESC`;
+      ORDER BY bucket, time_ms DESC, stream_seq DESC, trade_id DESC`;
     return new Map(rows.map((r) => [Number(r.bucket), r.price]));
   }
 }

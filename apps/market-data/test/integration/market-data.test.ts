@@ -210,6 +210,25 @@ describe('market-data (real PostgreSQL, Redis, NATS and JetStream)', () => {
     expect(await md.request('marketdata.prices-history.v1', { market: yes, startTs: '1700000000000' })).toMatchObject({ ok: false, status: 400 });
   });
 
+  it('orders refilled trades of one millisecond by trade id in the history (they have no stream position)', async () => {
+    // As the backfill writes them (stream_seq 0), the later trade first; ids are UUIDs v7 that count up within a millisecond.
+    const at = 1_600_000_000_000;
+    const db = new Client({ connectionString: md.databaseUrl });
+    await db.connect();
+    try {
+      for (const [id, price] of [['019a0000-0000-7000-8000-000000000002', 450_000], ['019a0000-0000-7000-8000-000000000001', 400_000]] as const) {
+        await db.query('INSERT INTO price_history (trade_id, condition_id, time_ms, price, stream_seq) VALUES ($1, $2, $3, $4, 0)', [id, cid, at, price]);
+      }
+    } finally {
+      await db.end();
+    }
+    const seconds = at / 1000;
+    for (const range of [{ startTs: String(seconds - 60), endTs: String(seconds) }, { startTs: String(seconds + 60), endTs: String(seconds + 120) }]) {
+      const h = await md.data('marketdata.prices-history.v1', { market: yes, ...range, fidelity: '1' });
+      expect(h.history.at(-1)!.p).toBe(0.45);
+    }
+  });
+
   it('applies the events of one batch message in order, skipping a malformed one and a malformed message', async () => {
     const matchTime = Date.now();
     const trade = (price: string) => ({ type: 'trade' as const, data: aTrade({ conditionId: cid, tokenId: yes!, price: u(price), matchTime }) });
