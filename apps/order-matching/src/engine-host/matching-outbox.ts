@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import type { OutboxRecord, OutboxStore } from '@exchange/service-kit';
+import { OneAtATime } from '../journal/one-at-a-time';
 
 /**
  * Deleted rows after which a checkpoint vacuums the outbox: about every second under load. Every 1,000
@@ -23,7 +24,7 @@ export class MatchingOutboxStore implements OutboxStore {
   private published = 0n;
   private persisted = 0n;
   private deletedSinceVacuum = 0;
-  private checkpointing?: Promise<void>;
+  private readonly checkpoints = new OneAtATime();
   /** Whether the saved progress was read (once, at the first poll). */
   private loaded = false;
 
@@ -60,13 +61,7 @@ export class MatchingOutboxStore implements OutboxStore {
    * (the one at shutdown, say).
    */
   checkpoint(): Promise<void> {
-    const current = (this.checkpointing ?? Promise.resolve()).catch(() => undefined).then(() => this.writeCheckpoint());
-    this.checkpointing = current;
-    const clear = () => {
-      if (this.checkpointing === current) this.checkpointing = undefined;
-    };
-    current.then(clear, clear);
-    return current;
+    return this.checkpoints.run(() => this.writeCheckpoint());
   }
 
   private async writeCheckpoint(): Promise<void> {

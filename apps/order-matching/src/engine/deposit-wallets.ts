@@ -25,19 +25,30 @@ export class DepositWallets {
     return this.wallets.get(owner);
   }
 
+  /** The binding that names the address, as its wallet or as its owner. */
+  bindingOf(address: string): { wallet: string; owner: string } | undefined {
+    const owner = this.owners.get(address);
+    if (owner !== undefined) return { wallet: address, owner };
+    const wallet = this.wallets.get(address);
+    return wallet === undefined ? undefined : { wallet, owner: address };
+  }
+
   /** Why binding the wallet to the owner is refused, if it is; the binding it already is is not. */
   refusal(wallet: string, owner: string): Failure | undefined {
-    const named = (address: string) => toChecksumAddress(address);
     if (wallet === owner) return fail('invalid_request', 'a wallet cannot be its own owner');
     const bound = this.owners.get(wallet);
     if (bound === owner) return undefined;
-    if (bound !== undefined) return fail('conflict', `wallet ${named(wallet)} is bound to another owner`);
+    if (bound !== undefined) return fail('conflict', `wallet ${toChecksumAddress(wallet)} is bound to another owner`);
     const held = this.wallets.get(owner);
-    if (held !== undefined) return fail('conflict', `owner ${named(owner)} has deposit wallet ${named(held)} (one per owner)`);
+    if (held !== undefined) return fail('conflict', `owner ${toChecksumAddress(owner)} has deposit wallet ${toChecksumAddress(held)} (one per owner)`);
     const ownersOwner = this.owners.get(owner);
-    if (ownersOwner !== undefined) return fail('conflict', `owner ${named(owner)} is itself the deposit wallet of ${named(ownersOwner)}`);
+    if (ownersOwner !== undefined) {
+      return fail('conflict', `owner ${toChecksumAddress(owner)} is itself the deposit wallet of ${toChecksumAddress(ownersOwner)}`);
+    }
     const walletsWallet = this.wallets.get(wallet);
-    if (walletsWallet !== undefined) return fail('conflict', `wallet ${named(wallet)} is itself the owner of deposit wallet ${named(walletsWallet)}`);
+    if (walletsWallet !== undefined) {
+      return fail('conflict', `wallet ${toChecksumAddress(wallet)} is itself the owner of deposit wallet ${toChecksumAddress(walletsWallet)}`);
+    }
     return undefined;
   }
 }

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { fail, ok, type Caller, type HeartbeatEndRequest, type HeartbeatRequest, type Reply } from '@exchange/contracts';
+import { fail, ok, type Caller, type HeartbeatRequest, type Reply } from '@exchange/contracts';
 import { MATCHING_ENV, type MatchingEnv } from '../config';
 import { callerOrders, cancelWhere } from '../engine/cancel-orders';
 import { EngineService } from '../engine-host/engine.service';
+import { OneAtATime } from '../journal/one-at-a-time';
 
 interface Session {
   id: string;
@@ -23,7 +24,7 @@ export class HeartbeatsService implements OnModuleInit {
   private readonly logger = new Logger(HeartbeatsService.name);
   private readonly sessions = new Map<string, Session>();
   /** Session writes in the order they were decided, so the journal ends with the sessions memory has. */
-  private writes: Promise<unknown> = Promise.resolve();
+  private readonly writes = new OneAtATime();
 
   constructor(
     private readonly engine: EngineService,
@@ -64,7 +65,7 @@ export class HeartbeatsService implements OnModuleInit {
   }
 
   /** Ends the key's session without cancelling anything: the key was deleted, so nothing could beat it any more. */
-  async endWithKey(request: HeartbeatEndRequest): Promise<Reply<{ ended: boolean }>> {
+  async endWithKey(request: { caller: Caller }): Promise<Reply<{ ended: boolean }>> {
     const { apiKey } = request.caller;
     const session = this.sessions.get(apiKey);
     if (!session) return ok({ ended: false });
@@ -82,8 +83,6 @@ export class HeartbeatsService implements OnModuleInit {
 
   /** One write after the other: two sessions started at once on two connections could commit in either order. */
   private journal(text: string, values: unknown[]): Promise<unknown> {
-    const write = this.writes.then(() => this.engine.pool.query(text, values));
-    this.writes = write.catch(() => undefined);
-    return write;
+    return this.writes.run(() => this.engine.pool.query(text, values));
   }
 }

@@ -22,14 +22,15 @@ import { fundingAccount } from '../engine/caller-accounts';
 import { COLLATERAL } from '../engine/ledger';
 import { audit, deposit, merge, redeem, resolve, split, withdraw } from '../engine/money';
 import { EngineService } from '../engine-host/engine.service';
+import { OneAtATime } from '../journal/one-at-a-time';
 
 type Move = (state: EngineState, account: string) => Reply<unknown>;
 
 /** Operator and trader money moves, each a command of the engine answered after its commit. */
 @Injectable()
 export class MoneyService {
-  /** The binds so far, in order (`bindWallet`). */
-  private binds: Promise<unknown> = Promise.resolve();
+  /** Binds, in the order they arrive (`bindWallet`). */
+  private readonly binds = new OneAtATime();
 
   constructor(private readonly engine: EngineService) {}
 
@@ -71,9 +72,7 @@ export class MoneyService {
    * so that the engine's bindings decide (the unique indexes back them).
    */
   bindWallet(request: BindWalletRequest): Promise<Reply<WalletBinding>> {
-    const bound = this.binds.then(() => this.bind(request.wallet.toLowerCase(), request.owner.toLowerCase()));
-    this.binds = bound.catch(() => undefined);
-    return bound;
+    return this.binds.run(() => this.bind(request.wallet.toLowerCase(), request.owner.toLowerCase()));
   }
 
   private async bind(wallet: string, owner: string): Promise<Reply<WalletBinding>> {
@@ -89,13 +88,9 @@ export class MoneyService {
 
   /** The binding that names the address, as its wallet or as its owner. */
   walletBinding(request: AccountRequest): Reply<WalletBinding> {
-    const address = request.address.toLowerCase();
-    const wallets = this.engine.state.wallets;
-    const owner = wallets.ownerOf(address);
-    const wallet = wallets.walletOf(address);
-    if (owner !== undefined) return ok({ wallet: toChecksumAddress(address), owner: toChecksumAddress(owner) });
-    if (wallet !== undefined) return ok({ wallet: toChecksumAddress(wallet), owner: toChecksumAddress(address) });
-    return fail('wallet_not_found', `no deposit wallet binding names ${toChecksumAddress(address)}`);
+    const binding = this.engine.state.wallets.bindingOf(request.address.toLowerCase());
+    if (!binding) return fail('wallet_not_found', `no deposit wallet binding names ${toChecksumAddress(request.address)}`);
+    return ok({ wallet: toChecksumAddress(binding.wallet), owner: toChecksumAddress(binding.owner) });
   }
 
   postOnly(request: PostOnlyModeRequest): Reply<{ enabled: boolean; until: string | null }> {

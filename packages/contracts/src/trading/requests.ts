@@ -51,7 +51,8 @@ export type PlaceOrdersRequest = z.output<typeof placeOrdersRequest>;
 export const cancelOrdersRequest = z.object({ caller, orderIds: z.array(orderIdSchema).min(1).max(MAX_CANCEL_IDS) });
 export type CancelOrdersRequest = z.output<typeof cancelOrdersRequest>;
 
-export const cancelAllRequest = z.object({ caller });
+/** A request that names only its caller (`DELETE /cancel-all`; a deleted key's heartbeat session, ended). */
+export const callerRequest = z.object({ caller });
 /**
  * Both filters are optional (none: every market, as upstream's guide has it), so an unknown key is
  * refused rather than dropped: a misspelled filter (`condition_id`) would otherwise cancel everything.
@@ -112,10 +113,6 @@ export const heartbeatRequest = z.object({
   legacy: z.boolean().optional(),
 });
 export type HeartbeatRequest = z.output<typeof heartbeatRequest>;
-
-/** The gateway ends a key's session when the key is deleted: nothing could beat it any more. */
-export const heartbeatEndRequest = z.object({ caller });
-export type HeartbeatEndRequest = z.output<typeof heartbeatEndRequest>;
 
 /** A positive amount of collateral or shares as a decimal string, read into base units. */
 export const amountSchema = z.string({ error: 'amount must be a decimal string' }).transform((v, ctx) => {
