@@ -289,6 +289,11 @@ describe('trading between two wallets through the gateway', () => {
     // Alice has API keys: her address is her own account, not a contract wallet someone else's keys could take over.
     expect(await bind({ wallet: alice.address, owner: keyless })).toMatchObject({ status: 409, body: { error: expect.stringContaining('has API keys') } });
     expect(await bind({ wallet: '0x1234', owner: alice.address })).toMatchObject({ status: 400, body: { code: 'invalid_request' } });
+    // Named as its own owner, an address with keys is refused for that, not for its keys.
+    expect(await bind({ wallet: alice.address, owner: alice.address.toLowerCase() })).toMatchObject({
+      status: 400,
+      body: { code: 'invalid_request', error: expect.stringContaining('its own owner') },
+    });
   });
 
   it('applies a deposit or withdrawal sent again under its reference once', async () => {

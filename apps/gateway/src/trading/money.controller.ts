@@ -51,8 +51,10 @@ export class MoneyAdminController {
   @HttpCode(200)
   async bindWallet(@Body() body: Json) {
     const request = bindWalletRequest.safeParse(body);
-    if (request.success && (await this.keys.everHadKey(request.data.wallet.toLowerCase()))) {
-      throw ApiError.of('conflict', `wallet ${toChecksumAddress(request.data.wallet)} has API keys: it is a trader's own address, not a deposit wallet`);
+    const wallet = request.data?.wallet.toLowerCase();
+    // A wallet named as its own owner is the engine's 400, whatever keys the address has.
+    if (wallet && wallet !== request.data?.owner.toLowerCase() && (await this.keys.everHadKey(wallet))) {
+      throw ApiError.of('conflict', `wallet ${toChecksumAddress(wallet)} has API keys: it is a trader's own address, not a deposit wallet`);
     }
     return this.orders.forward('matching.admin.wallet.bind.v1', body);
   }
