@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { l2Signature } from '@exchange/chain';
+import { l2Signature, ORDER_V2_TYPED_DATA_TYPES } from '@exchange/chain';
 import { json, type Json } from './http';
 
 const CHAIN_ID = 137;
@@ -96,21 +96,7 @@ export class Trader {
     };
     const signature = await this.account.signTypedData({
       domain: { name: 'Polymarket CTF Exchange', version: '2', chainId: CHAIN_ID, verifyingContract: STANDARD_EXCHANGE },
-      types: {
-        Order: [
-          { name: 'salt', type: 'uint256' },
-          { name: 'maker', type: 'address' },
-          { name: 'signer', type: 'address' },
-          { name: 'tokenId', type: 'uint256' },
-          { name: 'makerAmount', type: 'uint256' },
-          { name: 'takerAmount', type: 'uint256' },
-          { name: 'side', type: 'uint8' },
-          { name: 'signatureType', type: 'uint8' },
-          { name: 'timestamp', type: 'uint256' },
-          { name: 'metadata', type: 'bytes32' },
-          { name: 'builder', type: 'bytes32' },
-        ],
-      },
+      types: ORDER_V2_TYPED_DATA_TYPES,
       primaryType: 'Order',
       message,
     });

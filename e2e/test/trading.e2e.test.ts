@@ -121,6 +121,14 @@ describe('trading between two wallets through the gateway', () => {
     expect((await alice.request('GET', '/data/trades?before=1')).body.data).toEqual([]);
   });
 
+  it('takes an unused metadata and builder written as "" (upstream API example) as the zero hash the order was signed with', async () => {
+    const order = await bob.order({ tokenId: yes, side: 'BUY', shares: u('5'), collateral: u('0.05') });
+    const sent = { ...order, order: { ...order.order, metadata: '', builder: '' } };
+    const placed = await bob.request('POST', '/order', sent);
+    expect(placed).toMatchObject({ status: 200, body: { success: true, status: 'live' } });
+    expect((await bob.request('DELETE', '/order', { orderID: placed.body.orderID })).body).toMatchObject({ canceled: [placed.body.orderID] });
+  });
+
   it('ends a GTD order 60 s before the expiration it states, and refuses expirations it could not keep', async () => {
     const now = Math.floor(Date.now() / 1000);
     const gtd = (expiration: number) => bob.order({ tokenId: yes, side: 'BUY', shares: u('5'), collateral: u('0.5'), orderType: 'GTD', expiration });

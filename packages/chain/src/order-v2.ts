@@ -16,6 +16,23 @@ export const ORDER_V2_TYPE =
   'uint8 side,uint8 signatureType,uint256 timestamp,bytes32 metadata,bytes32 builder)';
 export const ORDER_V2_TYPEHASH = typeHash(ORDER_V2_TYPE);
 
+/** ORDER_V2_TYPE as the `types` of viem's or ethers' signTypedData, for clients that sign with them. */
+export const ORDER_V2_TYPED_DATA_TYPES = {
+  Order: [
+    { name: 'salt', type: 'uint256' },
+    { name: 'maker', type: 'address' },
+    { name: 'signer', type: 'address' },
+    { name: 'tokenId', type: 'uint256' },
+    { name: 'makerAmount', type: 'uint256' },
+    { name: 'takerAmount', type: 'uint256' },
+    { name: 'side', type: 'uint8' },
+    { name: 'signatureType', type: 'uint8' },
+    { name: 'timestamp', type: 'uint256' },
+    { name: 'metadata', type: 'bytes32' },
+    { name: 'builder', type: 'bytes32' },
+  ],
+} as const;
+
 export const CTF_EXCHANGE_DOMAIN_NAME = 'Polymarket CTF Exchange';
 export const CTF_EXCHANGE_V2_DOMAIN_VERSION = '2';
 export const POLYGON_CHAIN_ID = 137;

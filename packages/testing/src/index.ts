@@ -2,3 +2,4 @@ export * from './ports';
 export * from './nats';
 export * from './processes';
 export * from './until';
+export * from './market-snapshot';

@@ -20,6 +20,7 @@ import {
 } from '@exchange/contracts';
 import { bootstrapService, createTestDatabase, dropDatabase, ensureStream, prefixed, RpcClient } from '@exchange/service-kit';
 import { deleteStreams, TEST_NATS_URL, testPrefix } from '@exchange/testing';
+export { aMarketSnapshot } from '@exchange/testing';
 import { loadMarketDataEnv } from '../../src/config';
 import { MarketDataModule } from '../../src/market-data.module';
 
@@ -141,50 +142,3 @@ export function aTrade(overrides: Partial<TradeEvent> & Pick<TradeEvent, 'condit
     ...overrides,
   };
 }
-
-let marketIds = 0;
-
-/** A market as the catalog publishes it; ids are random hex of the right shape. */
-export function aMarketSnapshot(overrides: Partial<MarketSnapshot> = {}): MarketSnapshot {
-  const id = ++marketIds;
-  const hex = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 16).toString(16)).join('');
-  const conditionId = `0x${hex(64)}`;
-  const token = () => BigInt(`0x${hex(60)}`).toString();
-  return {
-    id,
-    eventId: 100 + id,
-    eventSlug: `event-${id}`,
-    eventTitle: `Event ${id}`,
-    eventTicker: `event-${id}`,
-    eventDescription: 'An event.',
-    category: 'politics',
-    tags: ['politics'],
-    slug: `market-${id}`,
-    question: `Will ${id} happen?`,
-    description: 'Resolves Yes if it happens.',
-    conditionId,
-    questionId: `0x${hex(64)}`,
-    mirrorConditionId: '',
-    outcomes: ['Yes', 'No'],
-    tokenIds: [token(), token()],
-    mirrorTokenIds: ['', ''],
-    tickSizeUnits: 10_000,
-    minOrderSizeUnits: 5_000_000,
-    negRisk: false,
-    negRiskMarketId: '',
-    feeSchedule: { ratePpm: 40_000, exponent: 1, takerOnly: true, rebateRatePpm: 250_000 },
-    active: true,
-    closed: false,
-    archived: false,
-    acceptingOrders: true,
-    endDate: '2027-01-01T00:00:00.000Z',
-    startDate: '2026-01-01T00:00:00.000Z',
-    icon: 'https://example.com/icon.png',
-    image: 'https://example.com/image.png',
-    sites: [],
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-01T00:00:00.000Z',
-    ...overrides,
-  };
-}
-

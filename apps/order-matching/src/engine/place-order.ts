@@ -30,6 +30,7 @@ const fills: Fill[] = [];
 function checkIdentity(state: EngineState, caller: Caller, verified: VerifiedOrder): Rejection | undefined {
   const { order, owner } = verified.submission;
   if (owner !== caller.apiKey) return Rejections.owner();
+  if (order.signatureType === 1 || order.signatureType === 2) return Rejections.unsupportedSignatureType();
   const signer = order.signer.toLowerCase();
   const maker = order.maker.toLowerCase();
   const recovered = verified.signer.toLowerCase();
@@ -41,7 +42,6 @@ function checkIdentity(state: EngineState, caller: Caller, verified: VerifiedOrd
   if (order.signatureType === 3 && (signer !== maker || recovered !== caller.address.toLowerCase() || state.wallets.ownerOf(maker) !== recovered)) {
     return Rejections.signer();
   }
-  if (order.signatureType === 1 || order.signatureType === 2) return Rejections.signer();
   return undefined;
 }
 

@@ -60,7 +60,7 @@ export class MoneyService {
     if (!market) return fail('market_not_found', `market ${conditionId} not found`);
     const named = String(request.winningOutcome).toLowerCase();
     const winner = typeof request.winningOutcome === 'number' ? request.winningOutcome : market.outcomes.findIndex((o) => o.toLowerCase() === named);
-    if (winner !== 0 && winner !== 1) return fail('invalid_request', `winningOutcome must be 0, 1, ${market.outcomes.join(' or ')}`);
+    if (winner !== 0 && winner !== 1) return fail('invalid_request', `winningOutcome must be 0, 1 or an outcome's name in any case (${market.outcomes.join(', ')})`);
     const { value } = await this.engine.run((state, now) => resolve(state, conditionId, winner, now));
     return value.ok ? ok({ conditionId, winningOutcome: winner, canceled: value.data.canceled }) : value;
   }

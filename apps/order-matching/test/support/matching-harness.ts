@@ -3,7 +3,7 @@ import type { INestApplication } from '@nestjs/common';
 import { connect, JSONCodec, type NatsConnection } from 'nats';
 import { CATALOG_STREAM, type MarketSnapshot, type Reply, type RpcRequestInput, type RpcResponse, type RpcSubject } from '@exchange/contracts';
 import { bootstrapService, createTestDatabase, dropDatabase, ensureStream, prefixed, RpcClient } from '@exchange/service-kit';
-import { deleteStreams, TEST_NATS_URL, testPrefix } from '@exchange/testing';
+import { aMarketSnapshot as aRandomMarketSnapshot, deleteStreams, TEST_NATS_URL, testPrefix } from '@exchange/testing';
 import { loadMatchingEnv } from '../../src/config';
 import { EngineService } from '../../src/engine-host/engine.service';
 import { MatchingModule } from '../../src/matching.module';
@@ -81,38 +81,7 @@ export async function startMatching(env: Record<string, string> = {}): Promise<M
   };
 }
 
+/** The catalog's snapshot of a market with the given condition and tokens. */
 export function aMarketSnapshot(conditionId: string, tokens: [string, string], overrides: Partial<MarketSnapshot> = {}): MarketSnapshot {
-  return {
-    id: 1,
-    eventId: 1,
-    eventSlug: 'event',
-    eventTitle: 'Event',
-    category: 'politics',
-    tags: [],
-    slug: `market-${conditionId.slice(2, 10)}`,
-    question: 'Will it?',
-    description: '',
-    conditionId,
-    questionId: conditionId,
-    mirrorConditionId: '',
-    outcomes: ['Yes', 'No'],
-    tokenIds: tokens,
-    mirrorTokenIds: ['', ''],
-    tickSizeUnits: 10_000,
-    minOrderSizeUnits: 5_000_000,
-    negRisk: false,
-    negRiskMarketId: '',
-    feeSchedule: { ratePpm: 40_000, exponent: 1, takerOnly: true, rebateRatePpm: 250_000 },
-    active: true,
-    closed: false,
-    archived: false,
-    acceptingOrders: true,
-    endDate: '2027-01-01T00:00:00.000Z',
-    icon: '',
-    image: '',
-    sites: [],
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-01T00:00:00.000Z',
-    ...overrides,
-  };
+  return aRandomMarketSnapshot({ conditionId, tokenIds: tokens, ...overrides });
 }

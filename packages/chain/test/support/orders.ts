@@ -1,23 +1,9 @@
-import type { OrderV2 } from '../../src/order-v2';
+import { ORDER_V2_TYPED_DATA_TYPES, type OrderV2 } from '../../src/order-v2';
+
+/** The V2 order struct as viem/ethers typed data (mutable, as their signatures want). */
+export const ORDER_TYPES = { Order: ORDER_V2_TYPED_DATA_TYPES.Order.map((field) => ({ ...field })) };
 
 export const ZERO32 = '0x' + '0'.repeat(64);
-
-/** The V2 order struct as viem/ethers typed data. */
-export const ORDER_TYPES = {
-  Order: [
-    { name: 'salt', type: 'uint256' },
-    { name: 'maker', type: 'address' },
-    { name: 'signer', type: 'address' },
-    { name: 'tokenId', type: 'uint256' },
-    { name: 'makerAmount', type: 'uint256' },
-    { name: 'takerAmount', type: 'uint256' },
-    { name: 'side', type: 'uint8' },
-    { name: 'signatureType', type: 'uint8' },
-    { name: 'timestamp', type: 'uint256' },
-    { name: 'metadata', type: 'bytes32' },
-    { name: 'builder', type: 'bytes32' },
-  ],
-};
 
 export function sampleOrder(change: Partial<OrderV2> = {}): OrderV2 {
   return {

@@ -53,6 +53,9 @@ export const Rejections = {
     ),
   owner: () => reject('INVALID_ORDER_ERROR', 'the order owner has to be the owner of the API KEY'),
   signer: () => reject('INVALID_ORDER_ERROR', 'the order signer address has to be the address of the API KEY'),
+  /** Proxy and Safe wallets have no binding to their signers here (docs/trading.md, "Orders"). */
+  unsupportedSignatureType: () =>
+    reject('INVALID_ORDER_ERROR', 'signature types 1 (proxy) and 2 (Safe) are not supported: sign as 0 (EOA) or 3 (deposit wallet)'),
   /** Upstream's answer to an EOA order of an account that must trade through its deposit wallet (UPSTREAM.md). */
   depositWalletFlow: () => reject('INVALID_ORDER_ERROR', 'maker address not allowed, please use the deposit wallet flow'),
 } as const;

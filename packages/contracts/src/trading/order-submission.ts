@@ -3,6 +3,11 @@ import { ADDRESS_PATTERN, TOKEN_ID_PATTERN } from '../common/identifiers';
 
 /** The signed CLOB V2 order as clients send it (UPSTREAM.md section 1). */
 const bytes32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x + 64 hex');
+const ZERO_BYTES32 = `0x${'0'.repeat(64)}`;
+/** metadata and builder: the zero hash when unused, which upstream's API example writes as "". */
+const optionalBytes32 = bytes32
+  .or(z.literal('').transform(() => ZERO_BYTES32))
+  .default(ZERO_BYTES32);
 const uintString = (name: string) => z.string().regex(/^\d{1,78}$/, `${name} must be a decimal integer string`);
 
 export const signedOrder = z.object({
@@ -16,8 +21,8 @@ export const signedOrder = z.object({
   signatureType: z.number().int().min(0).max(3),
   timestamp: uintString('timestamp'),
   expiration: uintString('expiration').default('0'),
-  metadata: bytes32.or(z.literal('')).default(`0x${'0'.repeat(64)}`),
-  builder: bytes32.or(z.literal('')).default(`0x${'0'.repeat(64)}`),
+  metadata: optionalBytes32,
+  builder: optionalBytes32,
   signature: z.string().regex(/^0x[0-9a-fA-F]*$/, 'signature must be hex').max(4_000),
 });
 export type SignedOrder = z.output<typeof signedOrder>;

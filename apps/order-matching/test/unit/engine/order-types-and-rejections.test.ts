@@ -152,6 +152,17 @@ describe('rejections change nothing and say why in the upstream words', () => {
     expect(placeOrder(state, bob, forged, 10).errorMsg).toBe('the order signer address has to be the address of the API KEY');
   });
 
+  it('says that signature types 1 and 2 are not supported, even when the signer is the caller', () => {
+    for (const signatureType of [1, 2]) {
+      const order = anOrder(bob, { side: 'BUY', price: '0.40', size: '5' });
+      const proxied = { ...order, submission: { ...order.submission, order: { ...order.submission.order, signatureType } } };
+      expect(placeOrder(state, bob, proxied, 10)).toMatchObject({
+        success: false,
+        errorMsg: 'signature types 1 (proxy) and 2 (Safe) are not supported: sign as 0 (EOA) or 3 (deposit wallet)',
+      });
+    }
+  });
+
   it('takes a deposit wallet\'s (type 3) order only from the owner the operator bound the wallet to', () => {
     const wallet = traderOf(3).address;
     fund(state, { apiKey: 'none', address: wallet }, '100');
