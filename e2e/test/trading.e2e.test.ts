@@ -238,6 +238,11 @@ describe('trading between two wallets through the gateway', () => {
     expect((await alice.request('POST', '/merge', { conditionId, amount: '1' })).status).toBe(400);
     await expectBalanced();
 
+    const unknown = await stack.admin('POST', `/admin/markets/${conditionId}/resolve`, { winningOutcome: 'Maybe' });
+    expect({ status: unknown.status, body: await json(unknown) }).toMatchObject({
+      status: 400,
+      body: { code: 'invalid_request', error: "winningOutcome must be 0, 1 or an outcome's name in any case (Yes, No)" },
+    });
     const resolved = await stack.admin('POST', `/admin/markets/${conditionId}/resolve`, { winningOutcome: 'Yes' });
     expect(await json(resolved)).toMatchObject({ conditionId, winningOutcome: 0 });
     expect((await bob.request('POST', '/redeem', { conditionId })).status).toBe(200);
