@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { HealthController, MessagingModule } from '@exchange/service-kit';
+import { ActivityController } from './activity/activity.controller';
 import { BooksController } from './books/books.controller';
 import { BooksService } from './books/books.service';
 import { MarketBooks } from './books/market-books';
@@ -28,7 +29,7 @@ export class MarketDataModule {
     return {
       module: MarketDataModule,
       imports: [MessagingModule.forRoot(env, 'market-data')],
-      controllers: [HealthController, MarketsController, BooksController, HistoryController],
+      controllers: [HealthController, MarketsController, BooksController, HistoryController, ActivityController],
       providers: [
         { provide: MARKET_DATA_ENV, useValue: env },
         PrismaService,

@@ -10,6 +10,7 @@ export * from './catalog/resources';
 export * from './catalog/stream-events';
 export * from './common/validation';
 export * from './clob/markets';
+export * from './clob/market-activity';
 export * from './clob/cursor';
 export * from './clob/books';
 export * from './clob/stream-events';

@@ -30,6 +30,7 @@ import {
   type Rewards,
   type SamplingMarket,
 } from './clob/markets';
+import { marketActivityRequest, type MarketActivityPage } from './clob/market-activity';
 import {
   accountRequest,
   balanceRequest,
@@ -113,6 +114,7 @@ export const rpcContract = {
     request: batchPricesHistoryRequest,
     response: {} as { history: Record<string, HistoryPoint[]> },
   },
+  'marketdata.activity.v1': { request: marketActivityRequest, response: {} as MarketActivityPage },
   'marketdata.admin.rewards.set.v1': { request: setRewardsRequest, response: {} as { condition_id: string; rewards: Rewards } },
   'matching.orders.place.v1': { request: placeOrdersRequest, response: {} as OrderResult[][] },
   'matching.orders.cancel.v1': { request: cancelOrdersRequest, response: {} as CancelResult },

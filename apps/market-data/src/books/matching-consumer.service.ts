@@ -20,6 +20,7 @@ import { SnapshotRepository } from '../streams/snapshot.repository';
 import { FlushPacer } from './flush-pacer';
 import { MarketBooks, type BooksState } from './market-books';
 import { QuoteWriter } from './quote-writer';
+import { takerCollateral } from '../activity/activity-measures';
 import { yesTermsOf } from './token-view';
 
 const SNAPSHOT = 'matching';
@@ -213,7 +214,7 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
     const conditionId = token.market.conditionId;
     this.books.applyTrade(conditionId, { price, side, seq: position, time: event.matchTime });
     this.changed.add(conditionId);
-    this.rows.push({ tradeId: event.id, conditionId, timeMs: event.matchTime, price, streamSeq: position });
+    this.rows.push({ tradeId: event.id, conditionId, timeMs: event.matchTime, price, streamSeq: position, notional: takerCollateral(event) });
   }
 
   /**

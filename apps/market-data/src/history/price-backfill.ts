@@ -1,5 +1,6 @@
 import { Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { backoff } from '@exchange/service-kit';
+import { takerCollateral } from '../activity/activity-measures';
 import { yesTermsOf } from '../books/token-view';
 import { EngineSources } from '../engine/engine-sources';
 import { MarketRegistry } from '../markets/market-registry';
@@ -67,9 +68,9 @@ export class PriceBackfill implements BeforeApplicationShutdown {
             return [];
           }
           const price = yesTermsOf(trade, token.outcome).price;
-          return [{ tradeId: trade.id, conditionId: trade.conditionId, timeMs: trade.matchTime, price, streamSeq: 0 }];
+          return [{ tradeId: trade.id, conditionId: trade.conditionId, timeMs: trade.matchTime, price, streamSeq: 0, notional: takerCollateral(trade) }];
         });
-        await this.history.insert(rows);
+        await this.history.refill(rows);
         written += rows.length;
         if (page.next === null) {
           await this.snapshots.remove(PROGRESS);

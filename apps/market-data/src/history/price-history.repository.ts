@@ -7,17 +7,46 @@ export interface PriceRow {
   timeMs: number;
   /** YES price, base units. */
   price: number;
-  /** Position of the trade event in the MATCHING stream (`eventPosition`). */
+  /** Position of the trade event in the MATCHING stream (`eventPosition`); 0 for refilled rows. */
   streamSeq: number;
+  /** The taker's collateral, base units (what the trade adds to its market's volume). */
+  notional: bigint;
 }
 
-const INSERT_PRICES = `
-  INSERT INTO price_history (trade_id, condition_id, time_ms, price, stream_seq)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::int[], $5::bigint[])
-  ON CONFLICT (trade_id) DO UPDATE SET price = EXCLUDED.price, stream_seq = EXCLUDED.stream_seq
-  WHERE price_history.stream_seq < EXCLUDED.stream_seq`;
+/** The rows as arrays, in the column order of the statements below. */
+const ROWS = `unnest($1::text[], $2::text[], $3::bigint[], $4::int[], $5::bigint[], $6::bigint[])
+  AS v(trade_id, condition_id, time_ms, price, stream_seq, notional)`;
 
-/** The price_history table: one row per trade, in the YES token's terms. */
+/** Adds what a statement's `counted` rows bring to their markets' volumes. */
+const ADD_TO_VOLUMES = `
+  INSERT INTO market_volume (condition_id, volume)
+  SELECT condition_id, sum(notional) FROM counted WHERE notional IS NOT NULL GROUP BY condition_id
+  ON CONFLICT (condition_id) DO UPDATE SET volume = market_volume.volume + EXCLUDED.volume`;
+
+/**
+ * A row new to the table counts toward its market's volume (xmax = 0 tells an inserted row from an
+ * updated one); a later slice of a trade, or a redelivered event, updates or skips it and counts nothing.
+ */
+const INSERT_PRICES = `
+  WITH written AS (
+    INSERT INTO price_history (trade_id, condition_id, time_ms, price, stream_seq, notional)
+    SELECT * FROM ${ROWS}
+    ON CONFLICT (trade_id) DO UPDATE SET price = EXCLUDED.price, stream_seq = EXCLUDED.stream_seq
+    WHERE price_history.stream_seq < EXCLUDED.stream_seq
+    RETURNING condition_id, notional, xmax = 0 AS inserted
+  ), counted AS (SELECT condition_id, notional FROM written WHERE inserted)
+  ${ADD_TO_VOLUMES}`;
+
+/** Rows written before volumes were kept get their notional, and count then (the refill, in one transaction with INSERT_PRICES). */
+const FILL_NOTIONALS = `
+  WITH counted AS (
+    UPDATE price_history p SET notional = v.notional FROM ${ROWS}
+    WHERE p.trade_id = v.trade_id AND p.notional IS NULL
+    RETURNING p.condition_id, p.notional
+  )
+  ${ADD_TO_VOLUMES}`;
+
+/** The price_history table: one row per trade, in the YES token's terms; and each market's volume. */
 @Injectable()
 export class PriceHistoryRepository {
   constructor(private readonly prisma: PrismaService) {}
@@ -32,21 +61,34 @@ export class PriceHistoryRepository {
    */
   async insert(given: PriceRow[]): Promise<void> {
     if (given.length === 0) return;
-    // The statement may not update a row twice: slices of one trade in the same flush become one row.
-    const latest = new Map<string, PriceRow>();
-    for (const row of given) if ((latest.get(row.tradeId)?.streamSeq ?? -1) < row.streamSeq) latest.set(row.tradeId, row);
-    const rows = latest.size === given.length ? given : [...latest.values()];
-    await this.prisma.pool.query({
-      name: 'price-history-insert',
-      text: INSERT_PRICES,
-      values: [
-        rows.map((r) => r.tradeId),
-        rows.map((r) => r.conditionId.toLowerCase()),
-        rows.map((r) => r.timeMs),
-        rows.map((r) => r.price),
-        rows.map((r) => r.streamSeq),
-      ],
-    });
+    await this.prisma.pool.query({ name: 'price-history-insert', text: INSERT_PRICES, values: columns(latestPerTrade(given)) });
+  }
+
+  /** Rows from order-matching's trades (the refill): new ones are inserted, those without a notional get it. */
+  async refill(given: PriceRow[]): Promise<void> {
+    if (given.length === 0) return;
+    const values = columns(latestPerTrade(given));
+    const client = await this.prisma.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(FILL_NOTIONALS, values);
+      await client.query(INSERT_PRICES, values);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Each market's volume, base units (markets without a trade are absent). */
+  async volumes(conditionIds: string[]): Promise<Map<string, bigint>> {
+    const { rows } = await this.prisma.pool.query<{ condition_id: string; volume: string }>(
+      'SELECT condition_id, volume FROM market_volume WHERE condition_id = ANY($1::text[])',
+      [conditionIds],
+    );
+    return new Map(rows.map((row) => [row.condition_id, BigInt(row.volume)]));
   }
 
   /** Time (ms) of the market's first trade. */
@@ -79,4 +121,22 @@ export class PriceHistoryRepository {
       ORDER BY bucket, time_ms DESC, stream_seq DESC, trade_id DESC`;
     return new Map(rows.map((r) => [Number(r.bucket), r.price]));
   }
+}
+
+/** The statement may not update a row twice: slices of one trade in the same flush become one row. */
+function latestPerTrade(given: PriceRow[]): PriceRow[] {
+  const latest = new Map<string, PriceRow>();
+  for (const row of given) if ((latest.get(row.tradeId)?.streamSeq ?? -1) < row.streamSeq) latest.set(row.tradeId, row);
+  return latest.size === given.length ? given : [...latest.values()];
+}
+
+function columns(rows: PriceRow[]): unknown[] {
+  return [
+    rows.map((r) => r.tradeId),
+    rows.map((r) => r.conditionId.toLowerCase()),
+    rows.map((r) => r.timeMs),
+    rows.map((r) => r.price),
+    rows.map((r) => r.streamSeq),
+    rows.map((r) => r.notional.toString()),
+  ];
 }

@@ -40,6 +40,12 @@ describe('market-data whose position in the MATCHING stream is gone (real Postgr
       await db.end();
     }
   };
+  const volumes = async () => {
+    const db = new Client({ connectionString: md.databaseUrl });
+    await db.connect();
+    const rows = await db.query<{ condition_id: string; volume: string }>('SELECT condition_id, volume FROM market_volume').finally(() => db.end());
+    return Object.fromEntries(rows.rows.map((r) => [r.condition_id, r.volume]));
+  };
   const backfillPending = async () => {
     const db = new Client({ connectionString: md.databaseUrl });
     await db.connect();
@@ -73,7 +79,17 @@ describe('market-data whose position in the MATCHING stream is gone (real Postgr
               { side: 'ASK', price: u('0.60'), size: u('5') },
             ],
             winningOutcome: -1,
-            lastTrade: { id: 'trade-engine', conditionId: cid, tokenId: no!, side: 'BUY', price: u('0.35'), matchTime: T + 3, makers: [{ tokenId: no!, price: u('0.35') }] },
+            lastTrade: {
+              id: 'trade-engine',
+              conditionId: cid,
+              tokenId: no!,
+              side: 'BUY',
+              size: u('10'),
+              price: u('0.35'),
+              collateral: u('3.5'),
+              matchTime: T + 3,
+              makers: [{ tokenId: no!, price: u('0.35') }],
+            },
           },
         ],
         next: cid,
@@ -83,11 +99,21 @@ describe('market-data whose position in the MATCHING stream is gone (real Postgr
     // Its trades: the one market-data recorded, the one it never saw, and one of the other market.
     const engineTrade = engine[0]!.markets[0]!.lastTrade!;
     engineTrades.push(
-      { trades: [{ ...engineTrade, id: 'trade-a', tokenId: yes!, price: u('0.60'), matchTime: T + 2, makers: [] }], next: 'trade-a' },
+      { trades: [{ ...engineTrade, id: 'trade-a', tokenId: yes!, price: u('0.60'), collateral: u('6'), matchTime: T + 2, makers: [] }], next: 'trade-a' },
       {
         trades: [
           engineTrade,
-          { id: 'trade-settled', conditionId: settled.conditionId, tokenId: settled.tokenIds[0]!, side: 'SELL', price: u('0.3'), matchTime: T + 3, makers: [] },
+          {
+            id: 'trade-settled',
+            conditionId: settled.conditionId,
+            tokenId: settled.tokenIds[0]!,
+            side: 'SELL',
+            size: u('10'),
+            price: u('0.3'),
+            collateral: u('3'),
+            matchTime: T + 3,
+            makers: [],
+          },
         ],
         next: null,
       },
@@ -107,6 +133,8 @@ describe('market-data whose position in the MATCHING stream is gone (real Postgr
     // The price history gets the trades the stream no longer has, in the background.
     await until(async () => ((await backfillPending()) ? undefined : true));
     expect(await prices()).toEqual(['trade-a:600000', 'trade-engine:650000', 'trade-settled:300000']);
+    // trade-a came by the stream (10 at 0.60), the other two by the refill: each counted once.
+    expect(await volumes()).toEqual({ [cid]: u('9.5'), [settled.conditionId]: u('3') });
 
     // Book sequence 3 is older than the engine's books: applying it would have put the bid at 0.45 back.
     expect(await levels()).toEqual({ bids: ['0.4:10'], asks: ['0.6:5'] });
@@ -138,6 +166,7 @@ describe('market-data whose position in the MATCHING stream is gone (real Postgr
       await db.connect();
       try {
         await db.query('DELETE FROM price_history');
+        await db.query('DELETE FROM market_volume');
         // Stopped after the first page.
         await db.query(`INSERT INTO stream_snapshots (name, stream_seq, state, taken_at) VALUES ('price-backfill', 2, '{"after": "trade-a"}', now())`);
       } finally {
@@ -146,6 +175,39 @@ describe('market-data whose position in the MATCHING stream is gone (real Postgr
     });
     await until(async () => ((await backfillPending()) ? undefined : true));
     expect(await prices()).toEqual(['trade-engine:650000', 'trade-settled:300000']);
+    expect(await volumes()).toEqual({ [cid]: u('3.5'), [settled.conditionId]: u('3') });
+  });
+
+  it('fills in the notional of rows written before volumes were kept, as the migration asks, counting each trade once', async () => {
+    const legacy = async () => {
+      const db = new Client({ connectionString: md.databaseUrl });
+      await db.connect();
+      try {
+        await db.query('UPDATE price_history SET notional = NULL');
+        await db.query('DELETE FROM market_volume');
+        await db.query(`INSERT INTO stream_snapshots (name, stream_seq, state) VALUES ('price-backfill', 1, '{"after":null}')`);
+      } finally {
+        await db.end();
+      }
+    };
+    await md.restart(legacy);
+    await until(async () => ((await backfillPending()) ? undefined : true));
+    // trade-a is back too (the engine's first page), counted as it is written.
+    expect(await prices()).toEqual(['trade-a:600000', 'trade-engine:650000', 'trade-settled:300000']);
+    expect(await volumes()).toEqual({ [cid]: u('9.5'), [settled.conditionId]: u('3') });
+    // A refill of rows that have their notional counts nothing again.
+    await md.restart(async () => {
+      const db = new Client({ connectionString: md.databaseUrl });
+      await db.connect();
+      await db.query(`INSERT INTO stream_snapshots (name, stream_seq, state) VALUES ('price-backfill', 1, '{"after":null}')`).finally(() => db.end());
+    });
+    await until(async () => ((await backfillPending()) ? undefined : true));
+    expect(await volumes()).toEqual({ [cid]: u('9.5'), [settled.conditionId]: u('3') });
+    const page = await md.data('marketdata.activity.v1', {});
+    expect(page.markets.map((m) => [m.conditionId, m.volume])).toEqual([
+      [cid, u('9.5')],
+      [settled.conditionId, u('3')],
+    ]);
   });
 
   it('loads the engine’s books when the stream is behind its snapshot (a recreated stream), and applies the new stream from its start', async () => {

@@ -52,6 +52,7 @@ export function recordTradeEvent(state: EngineState, trade: TradeRecord): void {
     side: trade.side,
     size: String(trade.shares),
     price: String(averagePrice(trade.collateral, trade.shares)),
+    collateral: String(trade.collateral),
     fee: String(trade.fee),
     feeRateBps: trade.feeRateBps,
     matchTime: trade.matchTime,

@@ -77,7 +77,9 @@ function tradeFacts(row: TradeRow): TradeFacts {
     conditionId: row.condition_id,
     tokenId: row.token_id,
     side: row.side,
+    size: row.shares,
     price: String(averagePrice(Number(row.collateral), Number(row.shares))),
+    collateral: row.collateral,
     matchTime: Number(row.match_time),
     makers: row.maker_token_id === null ? [] : [{ tokenId: row.maker_token_id, price: String(row.maker_price) }],
   };

@@ -70,11 +70,14 @@ describe('what a market-data replica rebuilds from, over NATS: books and trades'
       conditionId: TRADED,
       tokenId: lastTrade!.tokenId,
       side: lastTrade!.side,
+      size: lastTrade!.size,
       price: lastTrade!.price,
+      collateral: lastTrade!.collateral,
       matchTime: lastTrade!.matchTime,
       makers: [{ tokenId: '12', price: '450000' }],
     });
-    expect(lastTrade).toMatchObject({ tokenId: '11', side: 'SELL', makers: [{ tokenId: '12', price: '450000' }] });
+    // A SELL of 5 YES at 0.55 (a MERGE with a NO buyer at 0.45): the taker received 2.75.
+    expect(lastTrade).toMatchObject({ tokenId: '11', side: 'SELL', size: '5000000', collateral: '2750000', makers: [{ tokenId: '12', price: '450000' }] });
     expect(quiet).toMatchObject({ conditionId: QUIET, bookSeq: 0, levels: [], lastTrade: null });
 
     expect(await om.data('matching.books.snapshots.v1', { after: TRADED })).toMatchObject({ markets: [{ conditionId: QUIET }], next: null });
@@ -85,7 +88,17 @@ describe('what a market-data replica rebuilds from, over NATS: books and trades'
     expect(history.next).toBeNull();
     expect(history.trades).toEqual(
       trades
-        .map((t) => ({ id: t.id, conditionId: t.conditionId, tokenId: t.tokenId, side: t.side, price: t.price, matchTime: t.matchTime, makers: t.makers.slice(-1).map((m) => ({ tokenId: m.tokenId, price: m.price })) }))
+        .map((t) => ({
+          id: t.id,
+          conditionId: t.conditionId,
+          tokenId: t.tokenId,
+          side: t.side,
+          size: t.size,
+          price: t.price,
+          collateral: t.collateral,
+          matchTime: t.matchTime,
+          makers: t.makers.slice(-1).map((m) => ({ tokenId: m.tokenId, price: m.price })),
+        }))
         .sort((a, b) => (a.id < b.id ? -1 : 1)),
     );
     expect(history.trades).toHaveLength(2);

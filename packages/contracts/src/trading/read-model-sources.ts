@@ -15,7 +15,8 @@ export const bookSnapshotsRequest = z.object({
 export type BookSnapshotsRequest = z.output<typeof bookSnapshotsRequest>;
 
 /** What a consumer needs of a trade to show its price and side in either token's terms. */
-export type TradeFacts = Pick<TradeEvent, 'id' | 'conditionId' | 'tokenId' | 'side' | 'price' | 'matchTime'> & {
+export type TradeFacts = Pick<TradeEvent, 'id' | 'conditionId' | 'tokenId' | 'side' | 'size' | 'price' | 'matchTime'> & {
+  collateral: string;
   /** The trade's last fill, whose maker's price is the trade's price. */
   makers: Pick<TradeEvent['makers'][number], 'tokenId' | 'price'>[];
 };

@@ -40,7 +40,10 @@ export interface TradeEvent {
   tokenId: string;
   side: 'BUY' | 'SELL';
   size: string;
+  /** The taker's average price, rounded to a base unit. */
   price: string;
+  /** What the taker paid (BUY) or received (SELL), base units; absent in events of older versions. */
+  collateral?: string;
   fee: string;
   feeRateBps: number;
   matchTime: number;

@@ -1,0 +1,21 @@
+import type { TradeEvent, TradeFacts } from '@exchange/contracts';
+import { MICRO, type L2Book } from '../books/l2-book';
+
+/**
+ * What a trade adds to its market's volume: the collateral its taker paid or received, base units.
+ * Events of versions before it was published carry only the taker's average price, rounded to a base
+ * unit: size x price is within half a base unit per share of it.
+ */
+export function takerCollateral(trade: Pick<TradeEvent, 'size' | 'price' | 'collateral'> | TradeFacts): bigint {
+  if (trade.collateral !== undefined) return BigInt(trade.collateral);
+  return (BigInt(trade.size) * BigInt(trade.price)) / BigInt(MICRO);
+}
+
+/** The collateral value of a book's resting orders: each level's size times its price, bids and asks (YES terms). */
+export function bookValue(book: L2Book): bigint {
+  let micro = 0n;
+  for (const side of ['BID', 'ASK'] as const) {
+    for (const [price, size] of book.levels(side)) micro += BigInt(price) * BigInt(size);
+  }
+  return micro / BigInt(MICRO);
+}
