@@ -60,7 +60,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const shared = { NATS_URL: TEST_NATS_URL, NATS_PREFIX: prefix };
   const specs: Record<AppName, { env: Record<string, string>; health: string }> = {
     catalog: {
-      env: { ...shared, DATABASE_URL: databases.catalog, HEALTH_PORT: String(catalogHealth), DEMO_DATA: options.demo ? 'true' : 'false' },
+      env: { ...shared, DATABASE_URL: databases.catalog, HEALTH_PORT: String(catalogHealth), DEMO_DATA: options.demo ? 'true' : 'false', ACTIVITY_SYNC_SECONDS: '1' },
       health: `http://127.0.0.1:${catalogHealth}/healthz`,
     },
     'order-matching': {

@@ -1,5 +1,6 @@
 import { Pool } from 'pg';
 import { toChecksumAddress } from '@exchange/chain';
+import { until } from '@exchange/testing';
 import { json } from '../src/http';
 import { startStack, type Stack } from '../src/stack';
 import { Trader } from '../src/trader';
@@ -119,6 +120,22 @@ describe('trading between two wallets through the gateway', () => {
     const aliceTrades = await alice.request('GET', `/data/trades?market=${conditionId}`);
     expect(aliceTrades.body.data.map((t: { trader_side: string }) => t.trader_side)).toEqual(['MAKER']);
     expect((await alice.request('GET', '/data/trades?before=1')).body.data).toEqual([]);
+  });
+
+  it('sorts events by the volume trading gave their markets (the catalog reads it from market-data)', async () => {
+    const quiet = await stack.admin('POST', '/admin/events', {
+      title: 'Will it snow in Lisbon on Friday?',
+      slug: 'snow-lisbon-friday',
+      description: 'Resolves Yes if it snows.',
+      endDate: '2027-06-30T00:00:00Z',
+      markets: [{ question: 'Will it snow in Lisbon on Friday?', slug: 'snow-lisbon-friday-yes', outcomes: ['Yes', 'No'], tickSize: '0.01', minOrderSize: '5' }],
+    });
+    expect(quiet.status).toBe(201);
+    const quietId = (await json(quiet)).id;
+    const rainId = (await json(await fetch(`${stack.base}/markets/${marketId}`))).events[0].id;
+    // Ties go by id (the rain event's is lower): only a volume read from trading puts the quiet one first.
+    const ascending = async () => (await json(await fetch(`${stack.base}/events?order=volume&ascending=true`))).map((e: { id: string }) => e.id);
+    expect(await until(async () => ((await ascending()).join() === [quietId, rainId].join() ? true : undefined), 20_000)).toBe(true);
   });
 
   it('takes an unused metadata and builder written as "" (upstream API example) as the zero hash the order was signed with', async () => {

@@ -1,5 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { HealthController, MessagingModule } from '@exchange/service-kit';
+import { ActivitySync } from './activity/activity-sync.service';
+import { ActivityWriter } from './activity/activity-writer';
 import { AdminController } from './admin/admin.controller';
 import { AdminEventsService } from './admin/admin-events.service';
 import { EventWriter } from './admin/event-writer';
@@ -50,6 +52,8 @@ export class CatalogModule {
         DemoLoader,
         ResolutionWriter,
         ResolutionConsumer,
+        ActivityWriter,
+        ActivitySync,
       ],
       exports: [ImportService],
     };

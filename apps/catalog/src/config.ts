@@ -12,6 +12,8 @@ export const catalogEnvSchema = baseEnvSchema.extend({
   /** The oracle and collateral addresses that go into condition and token ids, as in the CTF. */
   ORACLE_ADDRESS: address.default('0x0000000000000000000000000000000000000a11'),
   COLLATERAL_ADDRESS: address.default('0x0000000000000000000000000000000000000c01'),
+  /** How often markets' and events' volume and liquidity are read again from market-data. */
+  ACTIVITY_SYNC_SECONDS: z.coerce.number().int().min(1).max(3_600).default(15),
 });
 export type CatalogEnv = z.output<typeof catalogEnvSchema>;
 

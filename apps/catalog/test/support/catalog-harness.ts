@@ -19,7 +19,7 @@ export interface CatalogUnderTest {
 }
 
 /** The catalog service in this process, on a fresh database and its own NATS prefix. */
-export async function startCatalog(options: { demo?: boolean } = {}): Promise<CatalogUnderTest> {
+export async function startCatalog(options: { demo?: boolean; env?: Record<string, string> } = {}): Promise<CatalogUnderTest> {
   const prefix = testPrefix('cat');
   const databaseUrl = await createTestDatabase(path.join(__dirname, '../..'), 'catalog');
   const env = loadCatalogEnv({
@@ -29,6 +29,7 @@ export async function startCatalog(options: { demo?: boolean } = {}): Promise<Ca
     HEALTH_PORT: '0',
     DEMO_DATA: options.demo ? 'true' : 'false',
     LOG_LEVEL: 'warn',
+    ...options.env,
   });
   const boot = () => bootstrapService({ name: 'catalog', module: CatalogModule.forRoot(env), env, healthPort: 0 });
   let app: INestApplication = await boot();

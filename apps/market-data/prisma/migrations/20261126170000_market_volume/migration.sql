@@ -1,5 +1,5 @@
--- Volume per market (docs/market-data.md, "Activity"): each price-history row carries its trade's
--- collateral, and market_volume sums the rows as they are first written.
+-- Volume per market (docs/market-data.md, "Activity"): each price-history row carries the collateral of its trade,
+-- and market_volume sums the rows as they are first written.
 -- Rows written before this version have no notional (NULL): the price-history refill, requested below
 -- when there are such rows, reads them again from order-matching and fills them in, counting them then.
 ALTER TABLE "price_history" ADD COLUMN "notional" BIGINT;
