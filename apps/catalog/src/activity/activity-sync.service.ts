@@ -34,18 +34,15 @@ export class ActivitySync implements OnApplicationBootstrap, BeforeApplicationSh
     await this.running;
   }
 
-  /** One pass over every market; answers how many changed. Exposed for tests. */
-  async syncOnce(): Promise<number> {
-    let changed = 0;
+  /** One pass over every market, a page at a time. */
+  private async syncOnce(): Promise<void> {
     let after: number | undefined;
     do {
       const page = await this.rpc.request('marketdata.activity.v1', after === undefined ? {} : { after });
       if (!page.ok) throw new Error(`market-data answered ${page.status}: ${page.body.error}`);
-      // Another replica writing the same page: its values are as new as these.
-      changed += (await this.writer.write(page.data.markets)) ?? 0;
+      await this.writer.write(page.data.markets);
       after = page.data.next ?? undefined;
     } while (after !== undefined && !this.stopped);
-    return changed;
   }
 
   private schedule(delayMs: number): void {

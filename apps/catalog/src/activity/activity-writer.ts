@@ -14,26 +14,25 @@ const SYNC_LOCK = 0x616374;
 export class ActivityWriter {
   constructor(private readonly prisma: PrismaService) {}
 
-  /** How many markets changed; null when another replica holds the lock (it is writing the same). */
-  async write(page: MarketActivity[]): Promise<number | null> {
-    if (page.length === 0) return 0;
+  /** Skipped while another replica holds the lock: it is writing values as new as these. */
+  async write(page: MarketActivity[]): Promise<void> {
+    if (page.length === 0) return;
     return this.prisma.$transaction(async (tx) => {
       const [{ locked }] = await tx.$queryRaw<[{ locked: boolean }]>`SELECT pg_try_advisory_xact_lock(${SYNC_LOCK}) AS locked`;
-      if (!locked) return null;
+      if (!locked) return;
       const events = await tx.$queryRaw<{ event_id: number }[]>`
         UPDATE markets m SET volume = v.volume, liquidity = v.liquidity
         FROM unnest(${page.map((m) => m.id)}::int[], ${page.map((m) => m.volume)}::bigint[], ${page.map((m) => m.liquidity)}::bigint[])
           AS v(id, volume, liquidity)
         WHERE m.id = v.id AND (m.volume <> v.volume OR m.liquidity <> v.liquidity)
         RETURNING m.event_id`;
-      if (events.length === 0) return 0;
+      if (events.length === 0) return;
       // A second statement: the first one's changes are not visible inside it.
       await tx.$executeRaw`
         UPDATE events e SET volume = s.volume, liquidity = s.liquidity
         FROM (SELECT event_id, sum(volume) AS volume, sum(liquidity) AS liquidity FROM markets
               WHERE event_id = ANY(${[...new Set(events.map((e) => e.event_id))]}::int[]) GROUP BY event_id) s
         WHERE e.id = s.event_id`;
-      return events.length;
     });
   }
 }
