@@ -146,6 +146,20 @@ describe('trading between two wallets through the gateway', () => {
     expect((await bob.request('DELETE', '/order', { orderID: placed.body.orderID })).body).toMatchObject({ canceled: [placed.body.orderID] });
   });
 
+  it('applies a split or merge sent again under its reference once (a retry after a lost answer)', async () => {
+    const before = BigInt(await balance(bob));
+    const first = await bob.request('POST', '/split', { conditionId, amount: '2', reference: 'bob-split-7' });
+    expect(first).toMatchObject({ status: 200, body: { reference: 'bob-split-7', replayed: false } });
+    expect(await bob.request('POST', '/split', { conditionId, amount: '2', reference: 'bob-split-7' })).toEqual({ status: 200, body: { ...first.body, replayed: true } });
+    expect(await bob.request('POST', '/split', { conditionId, amount: '3', reference: 'bob-split-7' })).toMatchObject({ status: 409, body: { code: 'conflict' } });
+    expect(await bob.request('POST', '/split', { conditionId, amount: '2', reference: 'has space' })).toMatchObject({ status: 400, body: { code: 'invalid_request' } });
+    expect(BigInt(await balance(bob))).toBe(before - u('2'));
+    expect(await bob.request('POST', '/merge', { conditionId, amount: '2', reference: 'bob-merge-7' })).toMatchObject({ status: 200, body: { replayed: false } });
+    expect(await bob.request('POST', '/merge', { conditionId, amount: '2', reference: 'bob-merge-7' })).toMatchObject({ status: 200, body: { replayed: true } });
+    expect(BigInt(await balance(bob))).toBe(before);
+    await expectBalanced();
+  });
+
   it('ends a GTD order 60 s before the expiration it states, and refuses expirations it could not keep', async () => {
     const now = Math.floor(Date.now() / 1000);
     const gtd = (expiration: number) => bob.order({ tokenId: yes, side: 'BUY', shares: u('5'), collateral: u('0.5'), orderType: 'GTD', expiration });

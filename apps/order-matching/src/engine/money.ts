@@ -2,6 +2,7 @@ import { fail, formatUnits, ok, type Failure, type MarketStateEvent, type Reply 
 import { cancelOrder } from './cancel-orders';
 import type { EngineState } from './engine-state';
 import { COLLATERAL } from './ledger';
+import type { MoneyMoveKind } from './effects';
 import type { MarketState } from './model';
 
 /**
@@ -16,13 +17,18 @@ export interface ExternalMove {
   reference?: string;
 }
 
+/** A move with the market it concerns (empty for deposits and withdrawals), as references record it. */
+interface NamedMove extends ExternalMove {
+  conditionId: string;
+}
+
 /** Whether the move was applied now or, under the same reference, before. */
-export interface ExternalMoveOutcome {
+export interface MoveOutcome {
   replayed: boolean;
 }
 
-export function deposit(state: EngineState, move: ExternalMove): Reply<ExternalMoveOutcome> {
-  const earlier = earlierMove(state, 'deposit', move);
+export function deposit(state: EngineState, move: ExternalMove): Reply<MoveOutcome> {
+  const earlier = earlierMove(state, 'deposit', { ...move, conditionId: '' });
   if (earlier) return earlier;
   // Every balance, and the audit's totals, are sums of deposits: past this they would no longer be exact.
   if (state.totals.deposits + move.amount > Number.MAX_SAFE_INTEGER) {
@@ -30,33 +36,34 @@ export function deposit(state: EngineState, move: ExternalMove): Reply<ExternalM
   }
   state.ledger.credit(move.address, COLLATERAL, move.amount);
   state.totals.deposits += move.amount;
-  record(state, 'deposit', move);
+  record(state, 'deposit', { ...move, conditionId: '' });
   return ok({ replayed: false });
 }
 
-export function withdraw(state: EngineState, move: ExternalMove): Reply<ExternalMoveOutcome> {
-  const earlier = earlierMove(state, 'withdrawal', move);
+export function withdraw(state: EngineState, move: ExternalMove): Reply<MoveOutcome> {
+  const earlier = earlierMove(state, 'withdrawal', { ...move, conditionId: '' });
   if (earlier) return earlier;
   // A refused withdrawal records nothing, so its reference stays free for a later attempt.
   if (!state.ledger.debit(move.address, COLLATERAL, move.amount)) return fail('insufficient_balance', 'not enough available collateral');
   state.totals.withdrawals += move.amount;
-  record(state, 'withdrawal', move);
+  record(state, 'withdrawal', { ...move, conditionId: '' });
   return ok({ replayed: false });
 }
 
 /** The answer to a move whose reference was applied before: the same move again, or a conflict. */
-function earlierMove(state: EngineState, kind: 'deposit' | 'withdrawal', move: ExternalMove): Reply<ExternalMoveOutcome> | undefined {
+function earlierMove(state: EngineState, kind: MoneyMoveKind, move: NamedMove): Reply<MoveOutcome> | undefined {
   if (move.reference === undefined) return undefined;
-  const first = state.moneyReferences.get(kind, move.reference);
+  const first = state.moneyReferences.get(kind, move.reference, move.address);
   if (!first) return undefined;
-  if (first.address === move.address && first.amount === move.amount) return ok({ replayed: true });
-  const party = kind === 'deposit' ? 'to' : 'from';
-  return fail('conflict', `reference ${move.reference} already names a ${kind} of ${formatUnits(first.amount)} ${party} ${first.address}`);
+  if (first.address === move.address && first.amount === move.amount && first.conditionId === move.conditionId) return ok({ replayed: true });
+  const what = first.conditionId ? `of market ${first.conditionId}` : kind === 'deposit' ? `to ${first.address}` : `from ${first.address}`;
+  return fail('conflict', `reference ${move.reference} already names a ${kind} of ${formatUnits(first.amount)} ${what}`);
 }
 
-function record(state: EngineState, kind: 'deposit' | 'withdrawal', move: ExternalMove): void {
-  if (move.reference !== undefined) state.moneyReferences.add(kind, move.reference, { address: move.address, amount: move.amount });
-  state.effects.moves.push({ kind, address: move.address, conditionId: '', amount: move.amount, payout: 0, reference: move.reference });
+function record(state: EngineState, kind: MoneyMoveKind, move: NamedMove): void {
+  const { address, conditionId, amount, reference } = move;
+  if (reference !== undefined) state.moneyReferences.add(kind, reference, { address, conditionId, amount });
+  state.effects.moves.push({ kind, address, conditionId, amount, payout: 0, reference });
 }
 
 function openMarket(state: EngineState, conditionId: string): MarketState | Failure {
@@ -66,19 +73,27 @@ function openMarket(state: EngineState, conditionId: string): MarketState | Fail
   return market;
 }
 
-export function split(state: EngineState, address: string, conditionId: string, amount: number): Reply<true> {
+/** Collateral into a YES + NO pair; `reference`, the trader's name for it, makes a retry answer instead of apply. */
+export function split(state: EngineState, address: string, conditionId: string, amount: number, reference?: string): Reply<MoveOutcome> {
   const market = openMarket(state, conditionId);
   if ('ok' in market) return market;
+  const move = { address, conditionId: market.conditionId, amount, reference };
+  const earlier = earlierMove(state, 'split', move);
+  if (earlier) return earlier;
   if (!state.ledger.debit(address, COLLATERAL, amount)) return fail('insufficient_balance', 'not enough available collateral');
   state.ledger.credit(address, market.tokenIds[0], amount);
   state.ledger.credit(address, market.tokenIds[1], amount);
-  state.effects.moves.push({ kind: 'split', address, conditionId: market.conditionId, amount, payout: 0 });
-  return ok(true);
+  record(state, 'split', move);
+  return ok({ replayed: false });
 }
 
-export function merge(state: EngineState, address: string, conditionId: string, amount: number): Reply<true> {
+/** A YES + NO pair back into collateral; `reference` as for split. */
+export function merge(state: EngineState, address: string, conditionId: string, amount: number, reference?: string): Reply<MoveOutcome> {
   const market = openMarket(state, conditionId);
   if ('ok' in market) return market;
+  const move = { address, conditionId: market.conditionId, amount, reference };
+  const earlier = earlierMove(state, 'merge', move);
+  if (earlier) return earlier;
   const [yes, no] = market.tokenIds;
   if (state.ledger.get(address, yes).available < amount || state.ledger.get(address, no).available < amount) {
     return fail('insufficient_balance', 'not enough available shares of both outcomes');
@@ -86,8 +101,8 @@ export function merge(state: EngineState, address: string, conditionId: string, 
   state.ledger.debit(address, yes, amount);
   state.ledger.debit(address, no, amount);
   state.ledger.credit(address, COLLATERAL, amount);
-  state.effects.moves.push({ kind: 'merge', address, conditionId: market.conditionId, amount, payout: 0 });
-  return ok(true);
+  record(state, 'merge', move);
+  return ok({ replayed: false });
 }
 
 /** Resolution cancels every resting order of the market and fixes the winner. */

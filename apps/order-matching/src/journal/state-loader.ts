@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import type { EngineState } from '../engine/engine-state';
+import type { MoneyMoveKind } from '../engine/effects';
 import type { OrderState } from '../engine/model';
 import type { EndedOrderIds } from '../engine/ended-order-ids';
 import { bookSide, flipFor } from '../engine/book-terms';
@@ -30,10 +31,12 @@ export async function loadState(pool: Pool, state: EngineState): Promise<{ resta
     else state.totals.withdrawals = Number(row.amount);
   }
 
-  const referenced = await pool.query<{ kind: 'deposit' | 'withdrawal'; reference: string; address: string; amount: string }>(
-    'SELECT kind, reference, address, amount::text FROM money_moves WHERE reference IS NOT NULL',
+  const referenced = await pool.query<{ kind: MoneyMoveKind; reference: string; address: string; condition_id: string; amount: string }>(
+    'SELECT kind, reference, address, condition_id, amount::text FROM money_moves WHERE reference IS NOT NULL',
   );
-  for (const row of referenced.rows) state.moneyReferences.add(row.kind, row.reference, { address: row.address, amount: Number(row.amount) });
+  for (const row of referenced.rows) {
+    state.moneyReferences.add(row.kind, row.reference, { address: row.address, conditionId: row.condition_id, amount: Number(row.amount) });
+  }
 
   const wallets = await pool.query<{ wallet: string; owner: string }>('SELECT wallet, owner FROM deposit_wallets');
   for (const row of wallets.rows) state.wallets.bind(row.wallet, row.owner);

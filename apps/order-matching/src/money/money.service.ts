@@ -43,11 +43,11 @@ export class MoneyService {
   }
 
   split(request: SplitMergeRequest) {
-    return this.move(request, (state, account) => split(state, account, request.conditionId, request.amount));
+    return this.named(request, split);
   }
 
   merge(request: SplitMergeRequest) {
-    return this.move(request, (state, account) => merge(state, account, request.conditionId, request.amount));
+    return this.named(request, merge);
   }
 
   redeem(request: RedeemRequest) {
@@ -123,6 +123,18 @@ export class MoneyService {
     const { value } = await this.engine.run((state) => apply(state, move));
     if (!value.ok) return value;
     return ok({ ...this.balances(move.address), reference: move.reference ?? null, replayed: value.data.replayed });
+  }
+
+  /** A split or merge: as `move`, and a retry under the same reference answers as the first time. */
+  private async named(request: SplitMergeRequest, apply: typeof split): Promise<Reply<MoneyMoveResult>> {
+    const { conditionId, amount, reference } = request;
+    let replayed = false;
+    const moved = await this.move(request, (state, account) => {
+      const outcome = apply(state, account, conditionId, amount, reference);
+      if (outcome.ok) replayed = outcome.data.replayed;
+      return outcome;
+    });
+    return moved.ok ? ok({ ...moved.data, reference: reference ?? null, replayed }) : moved;
   }
 
   /** A trader's move on the account its signature type names (caller-accounts.ts), answered with that account's balances. */

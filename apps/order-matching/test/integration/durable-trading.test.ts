@@ -119,6 +119,29 @@ describe('order-matching on real PostgreSQL and NATS', () => {
     }
   });
 
+  it("applies a trader's split or merge named by a reference once, before and after a restart", async () => {
+    await om.data('matching.admin.deposit.v1', { address: carol.address, amount: '20' });
+    const first = await om.data('matching.split.v1', { caller: carol, conditionId: CONDITION, amount: '8', reference: 'carol-split-1' });
+    expect(first).toMatchObject({ collateral: { available: '12' }, reference: 'carol-split-1', replayed: false });
+    await om.restart();
+    // The answer was lost in the restart: the same request again moves nothing.
+    const again = await om.data('matching.split.v1', { caller: carol, conditionId: CONDITION, amount: '8', reference: 'carol-split-1' });
+    expect(again).toEqual({ ...first, replayed: true });
+    expect(await om.request('matching.split.v1', { caller: carol, conditionId: CONDITION, amount: '7', reference: 'carol-split-1' })).toMatchObject({
+      ok: false,
+      status: 409,
+      body: { code: 'conflict' },
+    });
+    // Another trader's reference of the same text is its own.
+    await om.data('matching.admin.deposit.v1', { address: alice.address, amount: '1' });
+    expect(await om.data('matching.split.v1', { caller: alice, conditionId: CONDITION, amount: '1', reference: 'carol-split-1' })).toMatchObject({ replayed: false });
+    const merged = await om.data('matching.merge.v1', { caller: carol, conditionId: CONDITION, amount: '8', reference: 'carol-merge-1' });
+    expect(merged).toMatchObject({ collateral: { available: '20' }, positions: [], reference: 'carol-merge-1', replayed: false });
+    expect(await om.data('matching.merge.v1', { caller: carol, conditionId: CONDITION, amount: '8', reference: 'carol-merge-1' })).toMatchObject({ replayed: true });
+    expect(await om.data('matching.split.v1', { caller: carol, conditionId: CONDITION, amount: '1' })).toMatchObject({ reference: null, replayed: false });
+    expect(audit(om.engine().state).balanced).toBe(true);
+  });
+
   it('cancels, reports balances, and publishes order, trade and book events in order', async () => {
     const canceled = await om.data('matching.orders.cancel-all.v1', { caller: bob });
     expect(canceled.canceled.length).toBeGreaterThan(0);

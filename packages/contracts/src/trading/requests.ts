@@ -162,7 +162,14 @@ export type MoneyMovesRequest = z.output<typeof moneyMovesRequest>;
  */
 const signatureType = z.number({ error: 'signatureType must be 0 or 3' }).int().min(0).max(3).optional();
 
-export const splitMergeRequest = z.object({ caller, conditionId: conditionIdSchema, amount: amountSchema, signatureType });
+/** `reference`: the trader's name for the move, so that a retry after a lost answer is not applied twice. */
+export const splitMergeRequest = z.object({
+  caller,
+  conditionId: conditionIdSchema,
+  amount: amountSchema,
+  signatureType,
+  reference: moneyReferenceSchema.optional(),
+});
 export type SplitMergeRequest = z.output<typeof splitMergeRequest>;
 
 export const redeemRequest = z.object({ caller, conditionId: conditionIdSchema, signatureType });

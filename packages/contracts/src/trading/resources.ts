@@ -114,7 +114,7 @@ export interface MoneyMoveRecord {
   created_at: string;
 }
 
-/** A deposit or withdrawal: the account after it, and whether its reference had been applied before. */
+/** A deposit, withdrawal, split or merge: the account after it, and whether its reference had been applied before. */
 export interface MoneyMoveResult extends AccountBalances {
   reference: string | null;
   replayed: boolean;

@@ -1,6 +1,6 @@
 import { COLLATERAL } from '../../../src/engine/ledger';
-import { audit, deposit, withdraw } from '../../../src/engine/money';
-import { balanceOf, expectConserved, newEngine, traderOf } from '../../support/engine-fixture';
+import { audit, deposit, merge, split, withdraw } from '../../../src/engine/money';
+import { balanceOf, CONDITION, expectConserved, newEngine, NO, traderOf, YES } from '../../support/engine-fixture';
 
 const alice = traderOf(1);
 const bob = traderOf(2);
@@ -58,7 +58,7 @@ describe('references of deposits and withdrawals', () => {
     deposit(state, { address: bob.address, amount: 3_000_000 });
     const first = withdraw(state, { address: bob.address, amount: 5_000_000, reference: 'payout-9' });
     expect(first).toMatchObject({ ok: false, body: { code: 'insufficient_balance' } });
-    expect(state.moneyReferences.get('withdrawal', 'payout-9')).toBeUndefined();
+    expect(state.moneyReferences.get('withdrawal', 'payout-9', bob.address)).toBeUndefined();
     deposit(state, { address: bob.address, amount: 2_000_000 });
     expect(withdraw(state, { address: bob.address, amount: 5_000_000, reference: 'payout-9' })).toEqual({ ok: true, data: { replayed: false } });
     expect(balanceOf(state, bob, COLLATERAL).available).toBe(0);
@@ -72,5 +72,38 @@ describe('references of deposits and withdrawals', () => {
     deposit(state, move);
     expect(balanceOf(state, alice, COLLATERAL).available).toBe(2_000_000);
     expect(state.moneyReferences.size).toBe(0);
+  });
+});
+
+describe("a trader's splits and merges under a reference", () => {
+  it('apply once; a retry answers replayed, another market or amount is a conflict, and each trader names its own', () => {
+    const state = newEngine();
+    deposit(state, { address: alice.address, amount: 10_000_000 });
+    deposit(state, { address: bob.address, amount: 10_000_000 });
+    expect(split(state, alice.address, CONDITION, 4_000_000, 'split-1')).toEqual({ ok: true, data: { replayed: false } });
+    // The answer was lost: the same split again (the condition id in another case is the same market).
+    expect(split(state, alice.address, CONDITION.toUpperCase().replace('0X', '0x'), 4_000_000, 'split-1')).toEqual({ ok: true, data: { replayed: true } });
+    expect(split(state, alice.address, CONDITION, 5_000_000, 'split-1')).toMatchObject({
+      ok: false,
+      status: 409,
+      body: { code: 'conflict', error: `reference split-1 already names a split of 4 of market ${CONDITION}` },
+    });
+    // Bob's "split-1" is his own; a merge is another name space.
+    expect(split(state, bob.address, CONDITION, 1_000_000, 'split-1')).toEqual({ ok: true, data: { replayed: false } });
+    expect(merge(state, alice.address, CONDITION, 3_000_000, 'split-1')).toEqual({ ok: true, data: { replayed: false } });
+    expect(merge(state, alice.address, CONDITION, 3_000_000, 'split-1')).toEqual({ ok: true, data: { replayed: true } });
+    // A refused merge records nothing: its reference stays free.
+    expect(merge(state, alice.address, CONDITION, 2_000_000, 'merge-2')).toMatchObject({ ok: false, body: { code: 'insufficient_balance' } });
+    expect(merge(state, alice.address, CONDITION, 1_000_000, 'merge-2')).toEqual({ ok: true, data: { replayed: false } });
+    expect(balanceOf(state, alice, COLLATERAL).available).toBe(10_000_000);
+    for (const token of [YES, NO]) expect(balanceOf(state, alice, token).available).toBe(0);
+    expect(balanceOf(state, bob, COLLATERAL).available).toBe(9_000_000);
+    expect(state.effects.moves.filter((m) => m.reference !== undefined).map((m) => `${m.kind}:${m.address === bob.address ? 'bob' : 'alice'}:${m.reference}`)).toEqual([
+      'split:alice:split-1',
+      'split:bob:split-1',
+      'merge:alice:split-1',
+      'merge:alice:merge-2',
+    ]);
+    expectConserved(state);
   });
 });
