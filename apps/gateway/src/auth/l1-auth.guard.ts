@@ -1,6 +1,8 @@
+import type { IncomingMessage } from 'node:http';
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { isAddress, verifyClobAuth } from '@exchange/chain';
 import { ApiError } from '../http/api-error';
+import { RateLimiter } from '../rate-limits/rate-limiter';
 import type { AuthenticatedRequest, L1Signer } from './api-caller';
 import { authHeader, isFresh, type RequestHeaders } from './auth-headers';
 import { AuthResources, type AuthSettings } from './auth-resources';
@@ -25,15 +27,27 @@ export function verifyL1Headers(headers: RequestHeaders, settings: AuthSettings,
   return { address: address.toLowerCase(), nonce: nonce.toString() };
 }
 
-/** Refuses a request without a valid L1 signature (401); leaves the signer for `@L1Signer()`. */
+/**
+ * Refuses a request without a valid L1 signature (401); leaves the signer for `@L1Signer()`. Each check
+ * costs a signature recovery, so failures count against the client's address as L2 failures do
+ * (`RateLimiter`): an address with too many is refused with 429 before the recovery.
+ */
 @Injectable()
 export class L1AuthGuard implements CanActivate {
-  constructor(private readonly resources: AuthResources) {}
+  constructor(
+    private readonly resources: AuthResources,
+    private readonly limiter: RateLimiter,
+  ) {}
 
   canActivate(context: ExecutionContext): boolean {
-    const request = context.switchToHttp().getRequest<AuthenticatedRequest & { headers: RequestHeaders }>();
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest & { headers: RequestHeaders; raw: IncomingMessage }>();
+    const client = this.limiter.clientOf(request.raw);
+    this.limiter.refuseFailingClient(client);
     const signer = verifyL1Headers(request.headers, this.resources.settings, Date.now());
-    if (!signer) throw ApiError.of('unauthorized', 'Invalid L1 Request headers');
+    if (!signer) {
+      this.limiter.authFailed(client);
+      throw ApiError.of('unauthorized', 'Invalid L1 Request headers');
+    }
     request.l1Signer = signer;
     return true;
   }

@@ -12,7 +12,7 @@ export type ResponseHeaders = Record<string, string>;
 /** A bound on the routes whose buckets are kept (the gateway has about seventy). */
 const MAX_CACHED_ROUTES = 512;
 
-/** Failed L2 authentications a client address may have at once, and then per second (`FailedAuthGate`), both times `RATE_LIMIT_SCALE`. */
+/** Failed L1 and L2 authentications a client address may have at once, and then per second (`FailedAuthGate`), both times `RATE_LIMIT_SCALE`. */
 const AUTH_FAILURE_BURST = 100;
 const AUTH_FAILURES_PER_SECOND = 10;
 
@@ -56,7 +56,7 @@ export class RateLimiter {
     return clientAddress(request, this.settings.trustedProxyHops);
   }
 
-  /** Refuses (429) an L2 request from an address that has used up its failed authentications. */
+  /** Refuses (429) an L1 or L2 request from an address that has used up its failed authentications. */
   refuseFailingClient(client: string): void {
     const seconds = this.settings.enabled ? this.authFailures.retryAfterSeconds(client) : 0;
     if (seconds === 0) return;
@@ -64,7 +64,7 @@ export class RateLimiter {
     throw ApiError.of('rate_limited', 'Too Many Requests', seconds, limitHeaders(this.authFailures.burst, 0, this.authFailures.fullAtMs(client)));
   }
 
-  /** Counts a failed L2 authentication of the address. */
+  /** Counts a failed L1 or L2 authentication of the address. */
   authFailed(client: string): void {
     if (this.settings.enabled) this.authFailures.failed(client);
   }

@@ -127,6 +127,21 @@ describe('rate limits', () => {
     expect((await forged('198.51.100.67')).status).toBe(401);
   });
 
+  it('counts failed L1 authentications against the address too (each costs a signature recovery)', async () => {
+    const wallet = newWallet();
+    const stale = await l1Headers(wallet, { timestamp: Math.floor(Date.now() / 1_000) - 3_600 });
+    const create = (client: string, headers: Record<string, string>) => from(client, '/auth/derive-api-key', { headers });
+    expect((await create('198.51.100.80', stale)).status).toBe(401);
+    const refused = await create('198.51.100.80', stale);
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({ error: 'Too Many Requests', code: 'rate_limited', retry_after_seconds: expect.any(Number) });
+    // A valid signature from that address waits too, and L2 requests from it; other addresses do not.
+    expect((await create('198.51.100.80', await l1Headers(wallet))).status).toBe(429);
+    const [a] = wallets as [(typeof wallets)[0]];
+    expect((await from('198.51.100.80', '/data/orders', { headers: l2Headers(a.creds, a.wallet.address, { method: 'GET', path: '/data/orders' }) })).status).toBe(429);
+    expect((await create('198.51.100.81', await l1Headers(wallet))).status).toBe(200);
+  });
+
   it('leaves the operator API to its bearer token', async () => {
     for (let i = 0; i < 60; i++) {
       const response = await from('198.51.100.10', '/admin/sites', { headers: { authorization: 'Bearer auth-test-admin-token' } });
