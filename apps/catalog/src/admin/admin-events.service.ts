@@ -16,7 +16,7 @@ import { presentEvent, presentMarket } from '../presenters/catalog.presenter';
 import { PrismaService } from '../prisma/prisma.service';
 import { inTransaction } from '../prisma/transaction';
 import { EventWriter } from './event-writer';
-import { writeEventFlags, writeMarketFlags } from './flag-writes';
+import { lockEvent, writeEventFlags, writeMarketFlags } from './flag-writes';
 
 /** The operator's writes: create events with markets, and move the active/closed/archived flags. */
 @Injectable()
@@ -38,8 +38,9 @@ export class AdminEventsService {
   /** Closing or archiving an event closes or archives all its markets; reopening leaves them as they are. */
   async patchEvent({ id, body }: PatchEventRequest): Promise<Reply<CatalogEvent>> {
     const done = await inTransaction(this.prisma, async (tx) => {
-      if (!(await tx.event.findUnique({ where: { id } }))) return fail('event_not_found', `event ${id} not found`);
-      await writeEventFlags(tx, this.outbox, id, body);
+      const updatedAt = await lockEvent(tx, id);
+      if (!updatedAt) return fail('event_not_found', `event ${id} not found`);
+      await writeEventFlags(tx, this.outbox, id, body, updatedAt);
       return ok(id);
     });
     if (!done.ok) return done;
@@ -49,13 +50,16 @@ export class AdminEventsService {
 
   async patchMarket({ id, body }: PatchMarketRequest): Promise<Reply<CatalogMarket>> {
     const done = await inTransaction(this.prisma, async (tx) => {
-      const found = await tx.market.findFirst({ where: marketKey(id) });
-      if (!found) return fail('market_not_found', `market ${id} not found`);
+      const key = await tx.market.findFirst({ where: marketKey(id), select: { id: true, eventId: true } });
+      if (!key) return fail('market_not_found', `market ${id} not found`);
+      const updatedAt = (await lockEvent(tx, key.eventId))!;
+      // Read under the lock: a resolution committed meanwhile is seen.
+      const found = await tx.market.findUniqueOrThrow({ where: { id: key.id } });
       // order-matching will never trade a resolved market again: the catalog must not show it open.
       if (found.resolved && (body.closed === false || body.acceptingOrders === true)) {
         return fail('market_resolved', `market ${id} is resolved: it cannot be reopened`);
       }
-      const { market, event } = await writeMarketFlags(tx, this.outbox, found.id, body);
+      const { market, event } = await writeMarketFlags(tx, this.outbox, found.id, body, updatedAt);
       return ok(presentMarket({ ...market, event }));
     });
     if (done.ok) void this.outbox.flush();

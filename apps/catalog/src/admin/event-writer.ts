@@ -20,6 +20,8 @@ export class EventWriter {
     const slugs = input.markets.map((m) => m.slug);
     if (new Set(slugs).size !== slugs.length) return fail('invalid_request', 'market slugs must differ from each other');
     if (await tx.event.findUnique({ where: { slug: input.slug } })) return fail('conflict', `event slug "${input.slug}" is taken`);
+    const mirrored = input.mirrorId ? await tx.event.findUnique({ where: { mirrorId: input.mirrorId }, select: { slug: true } }) : null;
+    if (mirrored) return fail('conflict', `upstream event ${input.mirrorId} is imported already, as "${mirrored.slug}"`);
     const taken = await tx.market.findFirst({ where: { slug: { in: slugs } }, select: { slug: true } });
     if (taken) return fail('conflict', `market slug "${taken.slug}" is taken`);
 

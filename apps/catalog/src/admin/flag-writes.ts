@@ -7,7 +7,25 @@ import { eventSnapshot, marketSnapshot } from '../outbox/snapshots';
 export const eventForSnapshot = { tags: { include: { tag: true } } } as const;
 
 /**
- * Moves an event's flags inside a caller's transaction and announces it. Closing or archiving an event
+ * Locks an event's row for the rest of the transaction and answers the `updatedAt` for what it writes
+ * to the event and its markets: after every earlier write of them, by a millisecond if need be. Every
+ * writer of their flags locks the event first (PATCHes of the event or a market, resolutions), so the
+ * writers of one event take turns, and each one's snapshots carry a later `updatedAt` than the last
+ * one's. Consumers keep the snapshot with the latest `updatedAt` (market-data): until 2026-11-26 two
+ * PATCHes of one market at once could commit in the other order than their times, and market-data kept
+ * the older state for good; and a PATCH could reopen a market a resolution was closing (found by a fuzzing round).
+ * Undefined when there is no such event.
+ */
+export async function lockEvent(tx: Prisma.TransactionClient, eventId: number): Promise<Date | undefined> {
+  const [event] = await tx.$queryRaw<{ updated_at: Date }[]>`SELECT updated_at FROM events WHERE id = ${eventId} FOR UPDATE`;
+  if (!event) return undefined;
+  const [{ latest }] = await tx.$queryRaw<[{ latest: Date | null }]>`SELECT max(updated_at) AS latest FROM markets WHERE event_id = ${eventId}`;
+  const last = Math.max(event.updated_at.getTime(), latest?.getTime() ?? 0);
+  return new Date(Math.max(Date.now(), last + 1));
+}
+
+/**
+ * Moves an event's flags inside a caller's transaction (after `lockEvent`) and announces it. Closing or archiving an event
  * closes or archives all its markets (and announces those it changed: the others' snapshots would say
  * nothing new); reopening leaves them as they are.
  */
@@ -16,14 +34,15 @@ export async function writeEventFlags(
   outbox: CatalogOutbox,
   id: number,
   flags: PatchEventRequest['body'],
+  updatedAt: Date,
 ): Promise<void> {
-  const event = await tx.event.update({ where: { id }, data: flags, include: eventForSnapshot });
+  const event = await tx.event.update({ where: { id }, data: { ...flags, updatedAt }, include: eventForSnapshot });
   const cascade = { ...(flags.closed === true && { closed: true }), ...(flags.archived === true && { archived: true }) };
   const unlike = Object.keys(cascade).map((flag) => ({ [flag]: false }));
   const changing = unlike.length
     ? await tx.market.findMany({ where: { eventId: id, OR: unlike }, select: { id: true } }).then((rows) => rows.map((r) => r.id))
     : [];
-  if (changing.length) await tx.market.updateMany({ where: { id: { in: changing } }, data: cascade });
+  if (changing.length) await tx.market.updateMany({ where: { id: { in: changing } }, data: { ...cascade, updatedAt } });
   const markets = await tx.market.findMany({ where: { eventId: id }, include: { sites: true }, orderBy: { position: 'asc' } });
   await outbox.append(tx, 'catalog.evt.event.updated.v1', eventSnapshot(event, markets.map((m) => m.id)));
   for (const market of markets) {
@@ -36,9 +55,10 @@ export async function writeMarketFlags(
   tx: Prisma.TransactionClient,
   outbox: CatalogOutbox,
   id: number,
-  flags: PatchMarketRequest['body'],
+  flags: PatchMarketRequest['body'] & { resolved?: true },
+  updatedAt: Date,
 ) {
-  const market = await tx.market.update({ where: { id }, data: flags, include: { sites: true } });
+  const market = await tx.market.update({ where: { id }, data: { ...flags, updatedAt }, include: { sites: true } });
   const event = await tx.event.findUniqueOrThrow({ where: { id: market.eventId }, include: eventForSnapshot });
   await outbox.append(tx, 'catalog.evt.market.updated.v1', marketSnapshot(market, event));
   return { market, event };

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { writeEventFlags, writeMarketFlags } from '../admin/flag-writes';
+import { lockEvent, writeEventFlags, writeMarketFlags } from '../admin/flag-writes';
 import { CatalogOutbox } from '../outbox/catalog-outbox';
 import { PrismaService } from '../prisma/prisma.service';
 
@@ -23,21 +23,22 @@ export class ResolutionWriter {
     const outcome = await this.prisma.$transaction(async (tx): Promise<ResolutionOutcome> => {
       const key = await tx.market.findUnique({ where: { conditionId: conditionId.toLowerCase() }, select: { id: true, eventId: true } });
       if (!key) return 'unknown';
-      // The event's row first: two resolutions of an event's last open markets, committed at the same
-      // time, would otherwise each see the other market open and leave the event open.
-      await tx.$queryRaw`SELECT 1 FROM events WHERE id = ${key.eventId} FOR UPDATE`;
+      // The event's row first (`lockEvent`): two resolutions of an event's last open markets, committed
+      // at the same time, would otherwise each see the other market open and leave the event open.
+      const updatedAt = (await lockEvent(tx, key.eventId))!;
       const market = await tx.market.findUniqueOrThrow({ where: { id: key.id } });
-      // Not announced: the flag is the catalog's own guard (no snapshot carries it).
-      if (!market.resolved) await tx.market.update({ where: { id: market.id }, data: { resolved: true } });
       let changed = false;
       if (!market.closed || market.acceptingOrders) {
-        await writeMarketFlags(tx, this.outbox, market.id, { closed: true, acceptingOrders: false });
+        await writeMarketFlags(tx, this.outbox, market.id, { closed: true, acceptingOrders: false, resolved: true }, updatedAt);
         changed = true;
+      } else if (!market.resolved) {
+        // Not announced, and its time stays: the flag is the catalog's own guard (no snapshot carries it).
+        await tx.market.update({ where: { id: market.id }, data: { resolved: true, updatedAt: market.updatedAt } });
       }
       const event = await tx.event.findUniqueOrThrow({ where: { id: market.eventId } });
       const open = await tx.market.count({ where: { eventId: event.id, closed: false } });
       if (!event.closed && open === 0) {
-        await writeEventFlags(tx, this.outbox, event.id, { closed: true });
+        await writeEventFlags(tx, this.outbox, event.id, { closed: true }, updatedAt);
         changed = true;
       }
       return changed ? 'closed' : 'unchanged';

@@ -95,6 +95,14 @@ describe('operator writes (real PostgreSQL, NATS and JetStream)', () => {
     expect(kept.eventMetadata).toEqual({ a: nestedArrays(31) });
   });
 
+  it.each(['0000-01-01T00:00:00Z', '0001-01-01T00:00:00+01:00', '9999-12-31T23:59:59-14:00', '10000-01-01T00:00:00Z'])(
+    'refuses the date %s (outside the years 1 to 9999 in UTC) with 400, where PostgreSQL failed (a 500)',
+    async (endDate) => {
+      const reply = await catalog.request('catalog.admin.events.create.v1', { body: anEvent({ endDate }) });
+      expect(reply).toMatchObject({ ok: false, status: 400, body: { code: 'invalid_request', error: expect.stringContaining('endDate') } });
+    },
+  );
+
   it('creates every one of several events sent at once that bring the same new tag and series', async () => {
     const tag = uniqueSlug('shared-tag');
     const series = { slug: uniqueSlug('shared-series'), title: 'Shared' };

@@ -81,6 +81,25 @@ describe('upstream import and demo catalog (real PostgreSQL and NATS)', () => {
     expect(report.created.map((c) => c.slug)).toEqual(['plain-metadata-event']);
   });
 
+  it('skips an event dated outside the years 1 to 9999 and one whose upstream id is imported already, with reasons that say so', async () => {
+    const source = fixture[0]!;
+    const event = (slug: string, id: string, endDate?: string) => ({
+      ...source,
+      id,
+      slug,
+      markets: [{ ...source.markets[0], slug: `${slug}-yes`, ...(endDate && { endDate }) }],
+    });
+    // Year 0 reached PostgreSQL, which answered the whole import with a 500 after the first event.
+    const report = await catalog.data('catalog.admin.import.v1', {
+      events: [event('dated-first', 'up-dated-1'), event('year-zero', 'up-year-0', '0000-06-01T00:00:00Z'), event('dated-last', 'up-dated-2')],
+    });
+    expect(report.created.map((c) => c.slug)).toEqual(['dated-first', 'dated-last']);
+    expect(report.skipped).toEqual([{ slug: 'year-zero', reason: expect.stringContaining('between the years 1 and 9999') }]);
+    // The same upstream id under another slug: it was told to retry a race that never ends.
+    const again = await catalog.data('catalog.admin.import.v1', { events: [event('dated-renamed', 'up-dated-1')] });
+    expect(again.skipped).toEqual([{ slug: 'dated-renamed', reason: 'upstream event up-dated-1 is imported already, as "dated-first"' }]);
+  });
+
   it('has published a created event for every market of the demo and the import', async () => {
     const total = (await allEvents()).flatMap((e) => e.markets).length;
     const deadline = Date.now() + 5_000;

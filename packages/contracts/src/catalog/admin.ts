@@ -8,7 +8,13 @@ import { INT32_MAX, queryInt } from '../common/query';
 export const TICK_SIZES = ['0.1', '0.01', '0.005', '0.0025', '0.001', '0.0001'] as const;
 export type TickSize = (typeof TICK_SIZES)[number];
 
-const isoDate = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' });
+/** Years 1 to 9999 in UTC: PostgreSQL has no year 0, and a 5-digit year is no ISO 8601 date (a 500 until 2026-11-26). */
+const isoDate = z.iso
+  .datetime({ offset: true, error: 'must be an ISO 8601 date-time' })
+  .refine((value) => {
+    const year = new Date(value).getUTCFullYear();
+    return year >= 1 && year <= 9999;
+  }, 'must be a date-time between the years 1 and 9999 (UTC)');
 
 /** A fraction between 0 and 1 with at most 6 decimals, given as a number or a decimal string. */
 const fraction = (name: string) =>
