@@ -86,4 +86,24 @@ describe('OutboxRelay on real JetStream', () => {
     // Rows 3 and 4 went out from the offer, not from reading the store again.
     expect(store.polls).toBe(1);
   });
+
+  it('publishes a row that committed after a row with a higher id was published (concurrent writers)', async () => {
+    const latePrefix = testPrefix('late');
+    await ensureStream(nc, latePrefix, { name: 'TEST', subjects: 'test.evt.>' });
+    try {
+      const store = new MemoryOutbox();
+      store.add('test.evt.a', { i: 1 });
+      store.add('test.evt.a', { i: 2 });
+      // Row 1's transaction has not committed yet: the store does not show it.
+      const [first] = store.rows.splice(0, 1);
+      const relay = new OutboxRelay(nc.jetstream(), latePrefix, store);
+      await relay.kick();
+      store.rows.unshift(first!);
+      await relay.kick();
+      expect((await readStream(latePrefix, 'TEST')).map((m) => (m.data as { i: number }).i)).toEqual([2, 1]);
+      expect(store.rows.every((r) => r.published)).toBe(true);
+    } finally {
+      await deleteStreams(latePrefix);
+    }
+  });
 });

@@ -94,12 +94,16 @@ export class OutboxRelay {
     for (;;) {
       let batch: OutboxRecord[];
       if (this.mustPoll) {
+        // Everything the store holds unpublished goes out, whatever its id: with writers that commit
+        // concurrently (the catalog's), a row may commit after a row with a higher id was published.
+        // Until 2026-11-26 such a row was skipped for good (and 500 of them would have kept the relay
+        // polling in a loop).
         batch = await this.store.pending(BATCH);
         if (batch.length < BATCH) this.mustPoll = false;
       } else {
-        batch = this.offered.splice(0, BATCH);
+        // An offered row a poll published already (the offering writer commits in id order).
+        batch = this.offered.splice(0, BATCH).filter((r) => r.id > this.lastId);
       }
-      batch = batch.filter((r) => r.id > this.lastId);
       if (batch.length) {
         // Sent back to back on one connection, the messages land in the stream in id order.
         await Promise.all(
@@ -110,7 +114,7 @@ export class OutboxRelay {
           ),
         );
         await this.store.markPublished(batch.map((r) => r.id));
-        this.lastId = batch[batch.length - 1]!.id;
+        for (const record of batch) if (record.id > this.lastId) this.lastId = record.id;
       }
       if (!this.mustPoll && this.offered.length === 0) return;
     }
