@@ -157,6 +157,12 @@ describe('operator writes (real PostgreSQL, NATS and JetStream)', () => {
 
   it('refuses a second site with the same id or creator', async () => {
     expect(await catalog.request('catalog.admin.sites.create.v1', SITE_A)).toMatchObject({ status: 409 });
+    // An id shaped like an address: `creator=` would read it as a creator address and never find the site.
+    const addressLike = { id: `0x${'ab'.repeat(20)}`, name: 'Address-like', creatorAddress: `0x${'cd'.repeat(20)}` };
+    expect(await catalog.request('catalog.admin.sites.create.v1', addressLike)).toMatchObject({
+      status: 400,
+      body: { code: 'invalid_request', error: expect.stringContaining('must not look like a wallet address') },
+    });
     const sites = await catalog.data('catalog.admin.sites.list.v1', {});
     expect(sites).toEqual([{ ...SITE_A, createdAt: expect.any(String) }]);
   });

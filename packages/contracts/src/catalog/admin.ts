@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { addressSchema, creatorSchema, SITE_ID_PATTERN, slugSchema } from '../common/identifiers';
+import { ADDRESS_PATTERN, addressSchema, creatorSchema, SITE_ID_PATTERN, slugSchema } from '../common/identifiers';
 import { parseUnits } from '../common/decimal';
 import { MAX_JSON_DEPTH, openJsonObject } from '../common/open-json';
 import { INT32_MAX, queryInt } from '../common/query';
@@ -131,7 +131,11 @@ export type PatchEventRequest = z.output<typeof patchEventRequest>;
 export type PatchMarketRequest = z.output<typeof patchMarketRequest>;
 
 export const createSiteRequest = z.object({
-  id: z.string().regex(SITE_ID_PATTERN, 'id must be lowercase letters, digits and dashes (at most 63)'),
+  id: z
+    .string()
+    .regex(SITE_ID_PATTERN, 'id must be lowercase letters, digits and dashes (at most 63)')
+    // `creator` takes a site id or a creator address: an id shaped like an address could not be named.
+    .refine((id) => !ADDRESS_PATTERN.test(id), 'id must not look like a wallet address (creator filters read those as addresses)'),
   name: text('name', 200).min(1),
   creatorAddress: addressSchema,
 });
