@@ -11,10 +11,11 @@ import { Supervisor, type SupervisedApp } from '../src/supervision/supervisor';
 const CHILD = `
 const fs = require('node:fs');
 const file = process.env.STARTS_FILE;
-fs.appendFileSync(file, Date.now() + '\\n');
-const starts = fs.readFileSync(file, 'utf8').trim().split('\\n').length;
+// The handler before the start is recorded: a test stops the app once it sees the start.
 if (process.env.IGNORE_TERM) process.on('SIGTERM', () => fs.appendFileSync(file + '.term', 'ignored\\n'));
 else process.on('SIGTERM', () => { fs.appendFileSync(file + '.term', 'ended\\n'); process.exit(0); });
+fs.appendFileSync(file, Date.now() + '\\n');
+const starts = fs.readFileSync(file, 'utf8').trim().split('\\n').length;
 if (starts <= Number(process.env.CRASHES ?? 0)) setTimeout(() => process.exit(70), Number(process.env.CRASH_AFTER_MS ?? 0));
 setInterval(() => undefined, 1000);
 `;
