@@ -20,8 +20,6 @@ export class EventWriter {
     const slugs = input.markets.map((m) => m.slug);
     if (new Set(slugs).size !== slugs.length) return fail('invalid_request', 'market slugs must differ from each other');
     if (await tx.event.findUnique({ where: { slug: input.slug } })) return fail('conflict', `event slug "${input.slug}" is taken`);
-    const mirrored = input.mirrorId ? await tx.event.findUnique({ where: { mirrorId: input.mirrorId }, select: { slug: true } }) : null;
-    if (mirrored) return fail('conflict', `upstream event ${input.mirrorId} is imported already, as "${mirrored.slug}"`);
     const taken = await tx.market.findFirst({ where: { slug: { in: slugs } }, select: { slug: true } });
     if (taken) return fail('conflict', `market slug "${taken.slug}" is taken`);
 
@@ -38,6 +36,8 @@ export class EventWriter {
     if (!tagIds) return fail('invalid_request', 'every tag needs letters or digits');
     const seriesId = input.series === undefined ? undefined : await this.resolveSeries(tx, input.series);
     if (seriesId === null) return fail('series_not_found', `series "${String(input.series)}" not found`);
+    const mirrored = input.mirrorId ? await tx.event.findUnique({ where: { mirrorId: input.mirrorId }, select: { slug: true } }) : null;
+    if (mirrored) return fail('conflict', `upstream event ${input.mirrorId} is imported already, as "${mirrored.slug}"`);
 
     const now = new Date();
     const negRiskMarketId = input.markets.some((m) => m.negRisk)
