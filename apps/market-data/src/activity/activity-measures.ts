@@ -1,4 +1,4 @@
-import type { TradeEvent, TradeFacts } from '@exchange/contracts';
+import type { TradeEvent } from '@exchange/contracts';
 import { MICRO, type L2Book } from '../books/l2-book';
 
 /**
@@ -6,7 +6,7 @@ import { MICRO, type L2Book } from '../books/l2-book';
  * Events of versions before it was published carry only the taker's average price, rounded to a base
  * unit: size x price is within half a base unit per share of it.
  */
-export function takerCollateral(trade: Pick<TradeEvent, 'size' | 'price' | 'collateral'> | TradeFacts): bigint {
+export function takerCollateral(trade: Pick<TradeEvent, 'size' | 'price' | 'collateral'>): bigint {
   if (trade.collateral !== undefined) return BigInt(trade.collateral);
   return (BigInt(trade.size) * BigInt(trade.price)) / BigInt(MICRO);
 }

@@ -24,8 +24,6 @@ import { audit, deposit, merge, redeem, resolve, split, withdraw } from '../engi
 import { EngineService } from '../engine-host/engine.service';
 import { OneAtATime } from '../journal/one-at-a-time';
 
-type Move = (state: EngineState, account: string) => Reply<unknown>;
-
 /** Operator and trader money moves, each a command of the engine answered after its commit. */
 @Injectable()
 export class MoneyService {
@@ -50,8 +48,9 @@ export class MoneyService {
     return this.named(request, merge);
   }
 
-  redeem(request: RedeemRequest) {
-    return this.move(request, (state, account) => redeem(state, account, request.conditionId));
+  async redeem(request: RedeemRequest): Promise<Reply<AccountBalances>> {
+    const moved = await this.move(request, (state, account) => redeem(state, account, request.conditionId));
+    return moved.ok ? ok(this.balances(moved.data.account)) : moved;
   }
 
   async resolve(request: ResolveRequest): Promise<Reply<{ conditionId: string; winningOutcome: number; canceled: number }>> {
@@ -121,29 +120,27 @@ export class MoneyService {
   private async external(request: MoneyMoveRequest, apply: typeof deposit): Promise<Reply<MoneyMoveResult>> {
     const move = { address: request.address.toLowerCase(), amount: request.amount, reference: request.reference };
     const { value } = await this.engine.run((state) => apply(state, move));
-    if (!value.ok) return value;
-    return ok({ ...this.balances(move.address), reference: move.reference ?? null, replayed: value.data.replayed });
+    return value.ok ? ok(this.moveResult(move.address, move.reference, value.data.replayed)) : value;
   }
 
   /** A split or merge: as `move`, and a retry under the same reference answers as the first time. */
   private async named(request: SplitMergeRequest, apply: typeof split): Promise<Reply<MoneyMoveResult>> {
     const { conditionId, amount, reference } = request;
-    let replayed = false;
-    const moved = await this.move(request, (state, account) => {
-      const outcome = apply(state, account, conditionId, amount, reference);
-      if (outcome.ok) replayed = outcome.data.replayed;
-      return outcome;
-    });
-    return moved.ok ? ok({ ...moved.data, reference: reference ?? null, replayed }) : moved;
+    const moved = await this.move(request, (state, account) => apply(state, account, conditionId, amount, reference));
+    return moved.ok ? ok(this.moveResult(moved.data.account, reference, moved.data.outcome.replayed)) : moved;
   }
 
-  /** A trader's move on the account its signature type names (caller-accounts.ts), answered with that account's balances. */
-  private async move(request: RedeemRequest, command: Move): Promise<Reply<AccountBalances>> {
+  /** A trader's move on the account its signature type names (caller-accounts.ts): that account and the move's outcome. */
+  private async move<T>(request: RedeemRequest, command: (state: EngineState, account: string) => Reply<T>): Promise<Reply<{ account: string; outcome: T }>> {
     const account = fundingAccount(this.engine.state, request.caller, request.signatureType);
     if (!account.ok) return account;
     const { value } = await this.engine.run((state) => command(state, account.data));
-    if (!value.ok) return value;
-    return ok(this.balances(account.data));
+    return value.ok ? ok({ account: account.data, outcome: value.data }) : value;
+  }
+
+  /** The account after a move that may carry a reference, and whether the reference had been applied before. */
+  private moveResult(address: string, reference: string | undefined, replayed: boolean): MoneyMoveResult {
+    return { ...this.balances(address), reference: reference ?? null, replayed };
   }
 
   private balances(address: string): AccountBalances {
