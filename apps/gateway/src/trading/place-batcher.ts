@@ -19,25 +19,32 @@ interface Waiting {
  * held here would have waited for the next commit there; each NATS round trip and each commit, on the
  * other hand, costs the gateway, NATS, the engine and PostgreSQL a wake-up each (docs/gateway.md,
  * "Order placement"). A request that fails as a whole (the engine not answering) fails each of its
- * placements with that error.
+ * placements with that error. A request unanswered for `PLACE_REQUEST_STALL_MS` (default 500) stops
+ * counting against the limit: an engine killed while it held the only request would otherwise hold
+ * every placement until that request's timeout, when a new request finds out at once that nobody answers.
  */
 @Injectable()
 export class PlaceBatcher {
   private waiting: Waiting[] = [];
   private orders = 0;
   private inFlight = 0;
+  /** Requests in flight for longer than the stall time, which no longer hold others back. */
+  private stalled = 0;
   private scheduled = false;
   /** When the last request started (performance.now()). */
   private lastSentAt = -Infinity;
   private readonly maxInFlight: number;
   private readonly intervalMs: number;
+  private readonly stallMs: number;
 
   constructor(
     private readonly rpc: RpcClient,
-    @Inject(GATEWAY_ENV) env: Pick<GatewayEnv, 'PLACE_REQUESTS_IN_FLIGHT' | 'PLACE_REQUEST_INTERVAL_MS'>,
+    @Inject(GATEWAY_ENV)
+    env: Pick<GatewayEnv, 'PLACE_REQUESTS_IN_FLIGHT' | 'PLACE_REQUEST_INTERVAL_MS' | 'PLACE_REQUEST_STALL_MS'>,
   ) {
     this.maxInFlight = env.PLACE_REQUESTS_IN_FLIGHT;
     this.intervalMs = env.PLACE_REQUEST_INTERVAL_MS;
+    this.stallMs = env.PLACE_REQUEST_STALL_MS;
   }
 
   /** The placement's results, in the order of its orders. Placements are checked by the caller. */
@@ -55,7 +62,7 @@ export class PlaceBatcher {
    * the engine already has its fill of requests.
    */
   private schedule(): void {
-    if (this.scheduled || this.waiting.length === 0 || this.inFlight >= this.maxInFlight) return;
+    if (this.scheduled || this.waiting.length === 0 || this.inFlight - this.stalled >= this.maxInFlight) return;
     this.scheduled = true;
     const go = () => {
       this.scheduled = false;
@@ -74,8 +81,16 @@ export class PlaceBatcher {
     this.orders = 0;
     this.lastSentAt = performance.now();
     this.inFlight++;
+    let stalled = false;
+    const stall = setTimeout(() => {
+      stalled = true;
+      this.stalled++;
+      this.schedule();
+    }, this.stallMs);
     const settled = () => {
+      clearTimeout(stall);
       this.inFlight--;
+      if (stalled) this.stalled--;
       this.schedule();
     };
     this.rpc.request('matching.orders.place.v1', { placements: batch.map((w) => w.placement) }).then(

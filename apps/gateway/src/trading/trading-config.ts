@@ -17,4 +17,9 @@ export const tradingEnvShape = {
    * between wait and leave together (docs/gateway.md, "Order placement").
    */
   PLACE_REQUEST_INTERVAL_MS: z.coerce.number().int().min(0).max(100).default(3),
+  /**
+   * A placement request unanswered for this long, in ms, no longer holds the next one back: placements
+   * sent while the engine is down learn it at once (docs/gateway.md, "Order placement").
+   */
+  PLACE_REQUEST_STALL_MS: z.coerce.number().int().min(50).max(60_000).default(500),
 };

@@ -1,6 +1,7 @@
 import { connect, JSONCodec, type Msg, type NatsConnection } from 'nats';
 import { fail, type OrderPlacement, type OrderResult } from '@exchange/contracts';
-import { RpcClient } from '@exchange/service-kit';
+import { answeredByNobody, RpcClient } from '@exchange/service-kit';
+import type { ApiError } from '../../src/http/api-error';
 import { TEST_NATS_URL, testPrefix } from '@exchange/testing';
 import { PlaceBatcher } from '../../src/trading/place-batcher';
 
@@ -47,8 +48,12 @@ describe('PlaceBatcher', () => {
     await engine.close();
   });
 
-  const batcher = (inFlight: number, intervalMs = 0) =>
-    new PlaceBatcher(new RpcClient(nc, prefix, 5_000), { PLACE_REQUESTS_IN_FLIGHT: inFlight, PLACE_REQUEST_INTERVAL_MS: intervalMs });
+  const batcher = (inFlight: number, intervalMs = 0, stallMs = 60_000, timeoutMs = 5_000) =>
+    new PlaceBatcher(new RpcClient(nc, prefix, timeoutMs), {
+      PLACE_REQUESTS_IN_FLIGHT: inFlight,
+      PLACE_REQUEST_INTERVAL_MS: intervalMs,
+      PLACE_REQUEST_STALL_MS: stallMs,
+    });
 
   /** A placement whose one order id ends in `n` (the batcher does not look inside). */
   const placement = (n: number): OrderPlacement =>
@@ -137,5 +142,49 @@ describe('PlaceBatcher', () => {
     held[1]!.answer(refused);
     await expect(second).rejects.toMatchObject({ body: refused.body });
     await expect(third).rejects.toMatchObject({ body: refused.body });
+  });
+
+  it('lets a request unanswered for the stall time stop holding the next one back', async () => {
+    const b = batcher(1, 0, 300);
+    const first = b.place(placement(1));
+    expect(await requestsSeen(1)).toBe(1);
+    const second = b.place(placement(2));
+    await new Promise((r) => setTimeout(r, 150));
+    expect(held).toHaveLength(1);
+    expect(await requestsSeen(2)).toBe(2);
+    expect(held[1]!.at - held[0]!.at).toBeGreaterThanOrEqual(295);
+
+    // The second request is young: the third placement waits for it, not for the stalled first one.
+    const third = b.place(placement(3));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(held).toHaveLength(2);
+    held[1]!.answer(accepted(held[1]!.placements));
+    expect((await second)[0]!.orderID).toBe(placement(2).orders[0]!.orderId);
+    expect(await requestsSeen(3)).toBe(3);
+    // Well before the second request would have stalled in its turn.
+    expect(held[2]!.at - held[1]!.at).toBeLessThan(250);
+
+    held[0]!.answer(accepted(held[0]!.placements));
+    held[2]!.answer(accepted(held[2]!.placements));
+    expect((await first)[0]!.success).toBe(true);
+    expect((await third)[0]!.success).toBe(true);
+  });
+
+  it('answers placements sent while the engine is gone at once, not after the lost request times out', async () => {
+    const b = batcher(1, 0, 200, 2_000);
+    const first = b.place(placement(1));
+    expect(await requestsSeen(1)).toBe(1);
+    // The engine dies holding the first request.
+    await engine.close();
+    const sentAt = performance.now();
+    const second = b.place(placement(2)).catch((error: ApiError) => ({ error, at: performance.now() }));
+    const refused = await second;
+    expect('error' in refused && answeredByNobody(refused.error.failure)).toBe(true);
+    expect((refused as { at: number }).at - sentAt).toBeLessThan(600);
+
+    const laterAt = performance.now();
+    await expect(b.place(placement(3))).rejects.toMatchObject({ body: { code: 'service_unavailable' } });
+    expect(performance.now() - laterAt).toBeLessThan(100);
+    await expect(first).rejects.toMatchObject({ body: { code: 'service_unavailable', error: expect.stringContaining('timed out') } });
   });
 });
