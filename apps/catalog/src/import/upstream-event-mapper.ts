@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONDITION_ID_PATTERN, createEventInput, describeIssues, TICK_SIZES, TOKEN_ID_PATTERN } from '@exchange/contracts';
+import { CONDITION_ID_PATTERN, importedEventInput, describeIssues, TICK_SIZES, TOKEN_ID_PATTERN } from '@exchange/contracts';
 import type { NewEvent } from '../admin/new-event';
 
 const text = z.string().nullish();
@@ -123,7 +123,7 @@ export function mapUpstreamEvent(raw: unknown, sites: string[]): MappedEvent {
     });
     const tagNames = (e.tags ?? []).map((t) => t.slug || t.label).filter((t): t is string => !!t);
     const first = e.series?.[0];
-    const candidate = createEventInput.safeParse({
+    const candidate = importedEventInput.safeParse({
       title: e.title,
       slug: e.slug,
       description: e.description ?? '',

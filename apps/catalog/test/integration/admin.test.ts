@@ -103,6 +103,28 @@ describe('operator writes (real PostgreSQL, NATS and JetStream)', () => {
     },
   );
 
+  it('refuses an event or a market that ends before it starts with 400 and writes nothing; a market takes the dates it leaves out from its event', async () => {
+    const slug = uniqueSlug('backwards');
+    const event = await catalog.request('catalog.admin.events.create.v1', {
+      body: anEvent({ slug, startDate: '2027-07-01T00:00:00Z', endDate: '2027-06-30T12:00:00Z' }),
+    });
+    expect(event).toEqual({ ok: false, status: 400, body: { code: 'invalid_request', error: 'endDate must not be before startDate' } });
+    const market = await catalog.request('catalog.admin.events.create.v1', {
+      body: anEvent({ slug, startDate: '2027-01-01T00:00:00Z', markets: [aMarket(), aMarket({ endDate: '2026-12-31T23:59:59Z' })] }),
+    });
+    expect(market).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^body\.markets\.1\.endDate: a market's endDate must not be before its startDate/) } });
+    const marketStart = await catalog.request('catalog.admin.events.create.v1', {
+      body: anEvent({ slug, markets: [aMarket({ startDate: '2027-07-01T00:00:00Z' })] }),
+    });
+    expect(marketStart).toMatchObject({ status: 400, body: { error: expect.stringContaining('markets.0.endDate') } });
+    expect(await catalog.request('catalog.events.get.v1', { slug })).toMatchObject({ ok: false, status: 404 });
+
+    const sameInstant = await catalog.data('catalog.admin.events.create.v1', {
+      body: anEvent({ slug, startDate: '2027-06-30T12:00:00Z', markets: [aMarket({ endDate: '2027-06-30T14:00:00+02:00' })] }),
+    });
+    expect(sameInstant.markets[0]!.endDate).toBe('2027-06-30T12:00:00.000Z');
+  });
+
   it('creates every one of several events sent at once that bring the same new tag and series', async () => {
     const tag = uniqueSlug('shared-tag');
     const series = { slug: uniqueSlug('shared-series'), title: 'Shared' };

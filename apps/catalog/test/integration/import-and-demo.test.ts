@@ -100,6 +100,25 @@ describe('upstream import and demo catalog (real PostgreSQL and NATS)', () => {
     expect(again.skipped).toEqual([{ slug: 'dated-renamed', reason: 'upstream event up-dated-1 is imported already, as "dated-first"' }]);
   });
 
+  it('imports an upstream event that ends before it starts as published (the operator\'s create refuses one)', async () => {
+    const source = fixture[0]!;
+    const report = await catalog.data('catalog.admin.import.v1', {
+      events: [
+        {
+          ...source,
+          id: 'up-backwards',
+          slug: 'backwards-upstream',
+          startDate: '2027-07-01T00:00:00Z',
+          endDate: '2027-06-30T00:00:00Z',
+          markets: [{ ...source.markets[0], slug: 'backwards-upstream-yes', startDate: '2027-07-01T00:00:00Z', endDate: '2027-06-30T00:00:00Z' }],
+        },
+      ],
+    });
+    expect(report.skipped).toEqual([]);
+    const event = await catalog.data('catalog.events.get.v1', { slug: 'backwards-upstream' });
+    expect([event.startDate, event.endDate]).toEqual(['2027-07-01T00:00:00.000Z', '2027-06-30T00:00:00.000Z']);
+  });
+
   it('has published a created event for every market of the demo and the import', async () => {
     const total = (await allEvents()).flatMap((e) => e.markets).length;
     const deadline = Date.now() + 5_000;

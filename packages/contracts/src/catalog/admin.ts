@@ -81,7 +81,8 @@ const seriesInput = z.union([
 ]);
 export type SeriesInput = z.output<typeof seriesInput>;
 
-export const createEventInput = z.object({
+/** An event as an upstream import maps it: the operator's create without its date order (below). */
+export const importedEventInput = z.object({
   title: text('title', 500).min(1),
   slug: slugSchema,
   description: text('description', 20_000),
@@ -99,7 +100,30 @@ export const createEventInput = z.object({
   eventMetadata: openJsonObject('eventMetadata', MAX_JSON_DEPTH).default({}),
   markets: z.array(createMarketInput).min(1, 'an event needs at least one market').max(100),
 });
-export type CreateEventInput = z.output<typeof createEventInput>;
+export type CreateEventInput = z.output<typeof importedEventInput>;
+
+/**
+ * An operator's event or market may not end before it starts (a market's dates default to its event's).
+ * Imports are not held to it: upstream catalogs carry such dates, and they are kept as published.
+ */
+function endsAfterStart(
+  event: { startDate?: string; endDate: string; markets: { startDate?: string; endDate?: string }[] },
+  ctx: z.RefinementCtx,
+): void {
+  const endsBefore = (start: string | undefined, end: string) => start !== undefined && Date.parse(end) < Date.parse(start);
+  if (endsBefore(event.startDate, event.endDate)) {
+    ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'endDate must not be before startDate' });
+  }
+  event.markets.forEach((market, i) => {
+    // A market with neither date of its own has the event's, refused above when they are out of order.
+    if ((market.startDate ?? market.endDate) === undefined) return;
+    if (endsBefore(market.startDate ?? event.startDate, market.endDate ?? event.endDate)) {
+      ctx.addIssue({ code: 'custom', path: ['markets', i, 'endDate'], message: "a market's endDate must not be before its startDate (each defaults to the event's)" });
+    }
+  });
+}
+
+export const createEventInput = importedEventInput.superRefine(endsAfterStart);
 
 const flagsPatch = {
   active: z.boolean().optional(),
