@@ -56,6 +56,7 @@ export class CatalogConsumer implements OnApplicationBootstrap, BeforeApplicatio
       durable: `${this.env.CONSUMER_NAME}-catalog`,
       filter: 'catalog.evt.market.>',
       restart: false,
+      soleReader: true,
     });
     this.messages = feed.messages;
     const applied = applyFeed(feed, (data) => this.apply(marketSnapshot.parse(data)), 'catalog market event');

@@ -29,6 +29,7 @@ export class CatalogConsumer implements OnApplicationBootstrap, BeforeApplicatio
       durable: `order-matching-${await this.instanceId()}`,
       filter: 'catalog.evt.market.>',
       restart: false,
+      soleReader: true,
     });
     this.messages = feed.messages;
     await applyFeed(feed, (data) => this.apply(marketSnapshot.parse(data)), 'catalog market event').ready;
@@ -46,16 +47,22 @@ export class CatalogConsumer implements OnApplicationBootstrap, BeforeApplicatio
     return row.rows[0]!.value;
   }
 
+  /**
+   * Stores and applies a snapshot unless a newer one (the catalog's `updatedAt`) was applied already: a
+   * snapshot delivered before a crash and not acknowledged comes again later, after newer ones.
+   */
   private async apply(snapshot: MarketSnapshot): Promise<void> {
     const row = rowFromSnapshot(snapshot);
-    await this.engine.pool.query(
+    const written = await this.engine.pool.query(
       `INSERT INTO markets (condition_id, token_ids, outcomes, tick_size, min_order_size, neg_risk, fee_rate_ppm, fee_exponent,
-         fee_taker_only, rebate_rate_ppm, accepting_orders)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+         fee_taker_only, rebate_rate_ppm, accepting_orders, catalog_updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
        ON CONFLICT (condition_id) DO UPDATE SET tick_size = EXCLUDED.tick_size, min_order_size = EXCLUDED.min_order_size,
          neg_risk = EXCLUDED.neg_risk, fee_rate_ppm = EXCLUDED.fee_rate_ppm, fee_exponent = EXCLUDED.fee_exponent,
          fee_taker_only = EXCLUDED.fee_taker_only, rebate_rate_ppm = EXCLUDED.rebate_rate_ppm,
-         accepting_orders = EXCLUDED.accepting_orders AND markets.winning_outcome = -1, updated_at = now()`,
+         accepting_orders = EXCLUDED.accepting_orders AND markets.winning_outcome = -1,
+         catalog_updated_at = EXCLUDED.catalog_updated_at, updated_at = now()
+       WHERE markets.catalog_updated_at IS NULL OR markets.catalog_updated_at <= EXCLUDED.catalog_updated_at`,
       [
         row.condition_id,
         row.token_ids,
@@ -68,8 +75,10 @@ export class CatalogConsumer implements OnApplicationBootstrap, BeforeApplicatio
         row.fee_taker_only,
         row.rebate_rate_ppm,
         row.accepting_orders,
+        new Date(snapshot.updatedAt),
       ],
     );
+    if (written.rowCount === 0) return;
     const known = this.engine.state.markets.get(row.condition_id);
     if (known) applySnapshot(known, snapshot);
     else this.engine.state.addMarket(marketFromRow({ ...row, winning_outcome: -1, book_seq: '0' }));

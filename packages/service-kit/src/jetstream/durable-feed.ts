@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { AckPolicy, DeliverPolicy, nanos, type ConsumerConfig, type ConsumerMessages, type NatsConnection } from 'nats';
+import { AckPolicy, DeliverPolicy, nanos, type ConsumerMessages, type NatsConnection } from 'nats';
 import { prefixed } from '../nats/subjects';
 import { ensureStream } from './streams';
 
@@ -21,7 +21,17 @@ export interface FeedOptions {
    * messages in batches and acknowledges the last of each, one ack instead of one per message.
    */
   ackAll?: boolean;
+  /**
+   * The consumer is this process's alone (its name is per replica or per database). Messages an earlier
+   * process took and did not acknowledge (it was killed, or stopped with a pull in hand) are delivered
+   * again at once: the consumer is recreated at the first of them. Otherwise the server redelivers them
+   * only after its ack wait (30 s), behind newer messages, and the backlog counted at start leaves them
+   * out. Not for a consumer replicas share: another live replica's messages would be taken from it.
+   */
+  soleReader?: boolean;
 }
+
+const feedLogger = new Logger('DurableFeed');
 
 /** Consumers of replicas that are gone are removed by the server after this long. */
 const INACTIVE_THRESHOLD_MS = 60 * 60 * 1_000;
@@ -34,23 +44,32 @@ export async function openFeed(
 ): Promise<{ messages: ConsumerMessages; backlog: number }> {
   const stream = await ensureStream(nc, prefix, options.stream);
   const jsm = await nc.jetstreamManager();
-  const config: Partial<ConsumerConfig> = {
-    durable_name: options.durable,
+  const reading = {
     ack_policy: options.ackAll ? AckPolicy.All : AckPolicy.Explicit,
     filter_subject: prefixed(prefix, options.filter),
-    inactive_threshold: nanos(INACTIVE_THRESHOLD_MS),
-    max_ack_pending: 10_000,
-    ...(options.startSeq !== undefined && options.startSeq > 1
-      ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: options.startSeq }
-      : { deliver_policy: DeliverPolicy.All }),
   };
-  if (options.restart) await jsm.consumers.delete(stream, options.durable).catch(() => false);
-  try {
-    await jsm.consumers.add(stream, config);
-  } catch {
-    // An existing consumer with other settings (an older version of this service): start it anew.
-    await jsm.consumers.delete(stream, options.durable).catch(() => false);
-    await jsm.consumers.add(stream, config);
+  let { startSeq, restart } = options;
+  const existing = restart ? undefined : await jsm.consumers.info(stream, options.durable).catch(() => undefined);
+  // One with other settings (an older version of this service) starts anew.
+  if (existing && (existing.config.ack_policy !== reading.ack_policy || existing.config.filter_subject !== reading.filter_subject)) {
+    restart = true;
+  } else if (existing && options.soleReader && existing.num_ack_pending > 0) {
+    startSeq = Math.max(existing.ack_floor.stream_seq + 1, startSeq ?? 1);
+    restart = true;
+    feedLogger.log(`${options.durable}: ${existing.num_ack_pending} messages taken but not acknowledged before; delivering again from ${startSeq}`);
+  }
+  // An existing consumer resumes where it was acknowledged; a new or replaced one starts at startSeq.
+  if (restart || !existing) {
+    if (restart) await jsm.consumers.delete(stream, options.durable).catch(() => false);
+    await jsm.consumers.add(stream, {
+      durable_name: options.durable,
+      ...reading,
+      inactive_threshold: nanos(INACTIVE_THRESHOLD_MS),
+      max_ack_pending: 10_000,
+      ...(startSeq !== undefined && startSeq > 1
+        ? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: startSeq }
+        : { deliver_policy: DeliverPolicy.All }),
+    });
   }
   const consumer = await nc.jetstream().consumers.get(stream, options.durable);
   const backlog = (await consumer.info()).num_pending;
@@ -61,8 +80,6 @@ export async function openFeed(
 export function unprefixed(prefix: string, subject: string): string {
   return subject.startsWith(`${prefix}.`) ? subject.slice(prefix.length + 1) : subject;
 }
-
-const feedLogger = new Logger('DurableFeed');
 
 /**
  * Applies each message of a feed in order: acknowledged once applied, redelivered a second later when

@@ -1,0 +1,78 @@
+import { connect, JSONCodec, type NatsConnection } from 'nats';
+import { deleteStreams, TEST_NATS_URL, testPrefix } from '@exchange/testing';
+import { applyFeed, openFeed, type FeedOptions } from '../src/jetstream/durable-feed';
+import { ensureStream } from '../src/jetstream/streams';
+
+const codec = JSONCodec<number>();
+
+/**
+ * A durable feed on real JetStream whose process dies with messages in hand: pulled, some applied, none
+ * of the last ones acknowledged. The next process must get them again at once and in order, and count
+ * them in the backlog its start-up waits for; the server alone would redeliver them only after its ack
+ * wait (30 s), behind newer messages (a probe saw a killed engine apply stale market snapshots so).
+ */
+describe('openFeed after a process died holding unacknowledged messages', () => {
+  const prefix = testPrefix('feed');
+  const stream = { name: 'FEED', subjects: 'feed.evt.>' };
+  const options: FeedOptions = { stream, durable: 'sole', filter: 'feed.evt.n', restart: false, soleReader: true };
+  const connections: NatsConnection[] = [];
+
+  const connection = async () => {
+    const nc = await connect({ servers: TEST_NATS_URL });
+    connections.push(nc);
+    return nc;
+  };
+  afterAll(async () => {
+    await Promise.all(connections.map((nc) => nc.close()));
+    await deleteStreams(prefix);
+  });
+
+  const publish = async (nc: NatsConnection, from: number, to: number) => {
+    await ensureStream(nc, prefix, stream);
+    const js = nc.jetstream();
+    // Other subjects in between: the consumer's filter skips them, and its ack floor is a stream sequence.
+    for (let n = from; n <= to; n++) {
+      await js.publish(`${prefix}.feed.evt.n`, codec.encode(n));
+      await js.publish(`${prefix}.feed.evt.other`, codec.encode(-n));
+    }
+  };
+
+  it('delivers them again at once, in order, and counts them in the backlog', async () => {
+    const first = await connection();
+    await publish(first, 1, 5);
+    const feed = await openFeed(first, prefix, options);
+    expect(feed.backlog).toBe(5);
+    // Applies 1 and 2, then takes 3 and dies before acknowledging it (4 and 5 are pulled too).
+    const applied: number[] = [];
+    for await (const message of feed.messages) {
+      if (message.json<number>() === 3) break;
+      applied.push(message.json<number>());
+      message.ack();
+    }
+    await first.close();
+    expect(applied).toEqual([1, 2]);
+
+    const second = await connection();
+    await publish(second, 6, 6);
+    const started = performance.now();
+    const again = await openFeed(second, prefix, options);
+    expect(again.backlog).toBe(4);
+    const seen: number[] = [];
+    const { ready } = applyFeed(again, async (data) => void seen.push(data as number), 'test message');
+    await ready;
+    expect(seen).toEqual([3, 4, 5, 6]);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    await again.messages.close();
+  });
+
+  it('resumes where it was acknowledged when nothing was left unacknowledged', async () => {
+    const nc = await connection();
+    await publish(nc, 7, 8);
+    const feed = await openFeed(nc, prefix, options);
+    expect(feed.backlog).toBe(2);
+    const seen: number[] = [];
+    await applyFeed(feed, async (data) => void seen.push(data as number), 'test message').ready;
+    expect(seen).toEqual([7, 8]);
+    await feed.messages.close();
+  });
+});
