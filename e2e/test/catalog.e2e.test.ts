@@ -162,8 +162,10 @@ describe('catalog through the gateway over HTTP', () => {
     const first = await stack.admin('POST', `/admin/import?sites=${SITE.id}`, fixture);
     expect(first.status).toBe(201);
     const report = await json(first);
+    expect(report).toMatchObject({ status: 'done', total: fixture.length, skipped: [] });
     expect(report.created).toHaveLength(fixture.length);
-    expect(report.skipped).toEqual([]);
+    // The report stays readable by its id.
+    expect(await json(await stack.admin('GET', `/admin/imports/${report.id}`))).toEqual(report);
 
     const upstreamMarket = fixture[0].markets[0];
     const imported = (await get(`/events/slug/${fixture[0].slug}`)).body;

@@ -10,6 +10,7 @@ import { DemoLoader } from './demo/demo-loader.service';
 import { EventQueriesService } from './events/event-queries.service';
 import { EventRepository } from './events/event.repository';
 import { EventsController } from './events/events.controller';
+import { ImportJobRepository } from './import/import-job.repository';
 import { ImportService } from './import/import.service';
 import { MarketQueriesService } from './markets/market-queries.service';
 import { MarketRepository } from './markets/market.repository';
@@ -49,6 +50,7 @@ export class CatalogModule {
         EventWriter,
         AdminEventsService,
         ImportService,
+        ImportJobRepository,
         DemoLoader,
         ResolutionWriter,
         ResolutionConsumer,

@@ -14,6 +14,11 @@ export const catalogEnvSchema = baseEnvSchema.extend({
   COLLATERAL_ADDRESS: address.default('0x0000000000000000000000000000000000000c01'),
   /** How often markets' and events' volume and liquidity are read again from market-data. */
   ACTIVITY_SYNC_SECONDS: z.coerce.number().int().min(1).max(3_600).default(15),
+  /**
+   * How long the request that starts an import waits for its report, in ms; an import still running
+   * then is answered with its progress and id (docs/catalog.md, "Import"). Below the gateway's RPC timeout.
+   */
+  IMPORT_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
 });
 export type CatalogEnv = z.output<typeof catalogEnvSchema>;
 

@@ -25,8 +25,10 @@ async function main(): Promise<void> {
     logger: new JsonLogger('catalog-import', env.LOG_LEVEL),
   });
   try {
-    const report = await app.get(ImportService).import(request.data);
-    process.stdout.write(JSON.stringify(report.ok ? report.data : report.body, null, 2) + '\n');
+    const report = await app.get(ImportService).importAll(request.data);
+    process.stdout.write(JSON.stringify(report, null, 2) + '\n');
+    // An import cut short (its database lost) is not a success; the report says how far it got.
+    if (report.status !== 'done') process.exitCode = 1;
   } finally {
     await app.close();
   }

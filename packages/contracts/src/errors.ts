@@ -17,6 +17,8 @@ export const ErrorCodes = {
   site_not_found: 404,
   tag_not_found: 404,
   series_not_found: 404,
+  /** An import id the catalog has no record of. */
+  import_not_found: 404,
   insufficient_balance: 400,
   nothing_to_redeem: 400,
   order_not_found: 404,

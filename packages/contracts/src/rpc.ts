@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   createEventRequest,
   createSiteRequest,
+  getImportRequest,
   importRequest,
   patchEventRequest,
   patchMarketRequest,
@@ -89,6 +90,7 @@ export const rpcContract = {
   'catalog.admin.events.patch.v1': { request: patchEventRequest, response: {} as CatalogEvent },
   'catalog.admin.markets.patch.v1': { request: patchMarketRequest, response: {} as CatalogMarket },
   'catalog.admin.import.v1': { request: importRequest, response: {} as ImportReport },
+  'catalog.admin.imports.get.v1': { request: getImportRequest, response: {} as ImportReport },
   'catalog.admin.sites.create.v1': { request: createSiteRequest, response: {} as Site },
   'catalog.admin.sites.list.v1': { request: empty, response: {} as Site[] },
   'marketdata.markets.get.v1': { request: getClobMarketRequest, response: {} as ClobMarket },

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { RpcRoute } from '@exchange/service-kit';
-import type { CreateSiteRequest, ImportRequest, PatchEventRequest, PatchMarketRequest, RpcRequest } from '@exchange/contracts';
+import type { CreateSiteRequest, GetImportRequest, ImportRequest, PatchEventRequest, PatchMarketRequest, RpcRequest } from '@exchange/contracts';
 import { ImportService } from '../import/import.service';
 import { SitesService } from '../sites/sites.service';
 import { AdminEventsService } from './admin-events.service';
@@ -32,6 +32,11 @@ export class AdminController {
   @RpcRoute('catalog.admin.import.v1')
   import(request: ImportRequest) {
     return this.importer.import(request);
+  }
+
+  @RpcRoute('catalog.admin.imports.get.v1')
+  getImport(request: GetImportRequest) {
+    return this.importer.get(request.id);
   }
 
   @RpcRoute('catalog.admin.sites.create.v1')

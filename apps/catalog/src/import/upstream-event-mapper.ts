@@ -151,16 +151,19 @@ export function mapUpstreamEvent(raw: unknown, sites: string[]): MappedEvent {
       markets: markets.map((m) => m.input),
     });
     if (!candidate.success) return { skip: describeIssues(candidate.error) };
+    const flags = { active: e.active ?? true, closed: e.closed ?? false, archived: e.archived ?? false };
     return {
       event: {
         ...candidate.data,
         mirrorId: String(e.id),
-        flags: { active: e.active ?? true, closed: e.closed ?? false, archived: e.archived ?? false },
+        flags,
+        // A closed or archived event's markets are too, as when the operator closes an event: upstream
+        // data has closed events with markets still open, which traded here.
         markets: candidate.data.markets.map((m, i) => ({
           ...m,
           mirrorConditionId: markets[i]!.mirrorConditionId,
           mirrorTokenIds: markets[i]!.mirrorTokenIds,
-          flags: markets[i]!.flags,
+          flags: { ...markets[i]!.flags, closed: markets[i]!.flags.closed || flags.closed, archived: markets[i]!.flags.archived || flags.archived },
         })),
       },
     };

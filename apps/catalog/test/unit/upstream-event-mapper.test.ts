@@ -50,6 +50,16 @@ describe('mapUpstreamEvent', () => {
   });
 
   it.each([
+    ['closed', { closed: true }, { closed: true, archived: false }],
+    ['archived', { archived: true }, { closed: false, archived: true }],
+  ])("closes or archives the markets of an event upstream has %s, as the operator's PATCH of an event does", (_name, eventFlags, marketFlags) => {
+    const mapped = mapUpstreamEvent({ ...upstreamEvent, ...eventFlags, markets: [{ ...upstreamMarket, closed: false, archived: false }] }, []);
+    if (!('event' in mapped)) throw new Error(mapped.skip);
+    expect(mapped.event.flags).toMatchObject(eventFlags);
+    expect(mapped.event.markets[0]!.flags).toMatchObject(marketFlags);
+  });
+
+  it.each([
     ['a tick size the exchange does not have', { orderPriceMinTickSize: 0.02 }, 'unsupported tick size'],
     ['outcomes that are not a JSON pair', { outcomes: '["A","B","C"]' }, 'outcomes must be a JSON array of two strings'],
     ['token ids that are not decimal', { clobTokenIds: '["0xabc","1"]' }, 'token ids must be decimal'],

@@ -275,6 +275,38 @@ describe('gateway edge (real NATS, no services)', () => {
     }
   });
 
+  it('answers an import still running with 202, its progress and where to read it, and forwards that read', async () => {
+    const id = '0b5c2a7e-8d1f-4c3b-9a6e-2f4d5c6b7a89';
+    const running = { id, status: 'running', total: 300, created: [], skipped: [], startedAt: '2026-11-26T00:00:00.000Z', finishedAt: null };
+    const asked: unknown[] = [];
+    const services = ['catalog.admin.import.v1', 'catalog.admin.imports.get.v1'].map((subject) =>
+      nc.subscribe(`${prefix}.${subject}`, {
+        callback: (_err, msg) => {
+          asked.push((codec.decode(msg.data) as { data: unknown }).data);
+          msg.respond(codec.encode({ response: { ok: true, data: running }, isDisposed: true }));
+        },
+      }),
+    );
+    await nc.flush();
+    try {
+      const headers = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
+      const started = await get('/admin/import', { method: 'POST', headers, body: '[{"slug":"up"}]' });
+      expect(started.status).toBe(202);
+      expect(started.headers.get('location')).toBe(`/admin/imports/${id}`);
+      expect(await started.json()).toEqual(running);
+
+      const read = await get(`/admin/imports/${id}`, { headers });
+      expect(read.status).toBe(200);
+      expect(await read.json()).toEqual(running);
+      expect(asked).toEqual([{ events: [{ slug: 'up' }], sites: [] }, { id }]);
+      // Refused at the edge: never asked.
+      expect((await get('/admin/imports/42', { headers })).status).toBe(400);
+      expect(asked).toHaveLength(2);
+    } finally {
+      services.forEach((s) => s.unsubscribe());
+    }
+  });
+
   it('refuses a repeated sites parameter of an import as every repeated parameter is', async () => {
     const response = await get('/admin/import?sites=site-a&sites=site-b', {
       method: 'POST',

@@ -178,3 +178,6 @@ export const importRequest = z.object({
   sites: z.array(creatorSchema).max(50).default([]),
 });
 export type ImportRequest = z.output<typeof importRequest>;
+
+export const getImportRequest = z.object({ id: z.uuid({ error: 'id must be an import id (a UUID)' }) });
+export type GetImportRequest = z.output<typeof getImportRequest>;

@@ -129,7 +129,19 @@ export interface Site {
   createdAt: string;
 }
 
+/**
+ * An import and what it did so far. `running` until every event was tried (`done`); `interrupted` when
+ * the catalog stopped or lost its database on the way, `error` saying why (the same file imported again
+ * skips what was created and tries the rest).
+ */
 export interface ImportReport {
+  id: string;
+  status: 'running' | 'done' | 'interrupted';
+  /** The events of the request; `created` and `skipped` add up to it once done. */
+  total: number;
   created: { eventId: string; slug: string; markets: number }[];
   skipped: { slug: string; reason: string }[];
+  startedAt: string;
+  finishedAt: string | null;
+  error?: string;
 }
