@@ -28,7 +28,7 @@ export class AdminController {
   }
 
   /**
-   * Body: the upstream events array itself (sites in `?sites=a,b`), or `{ events, sites }`. 200 with the
+   * Body: the upstream events array itself (sites in `?sites=a,b`), or `{ events, sites }`. 201 with the
    * report when the import finished while the request waited, otherwise 202 with its progress and a
    * `Location` to read it from (docs/catalog.md, "Import").
    */
