@@ -45,6 +45,8 @@ function reportOf(row: ImportJob, now: number): ImportReport {
   if (report.status === 'running' && now - row.updatedAt.getTime() > RUNNER_GONE_MS) {
     report.status = 'interrupted';
     report.error = 'the catalog process running the import stopped before it finished';
+    // Its last sign of life.
+    report.finishedAt = row.updatedAt.toISOString();
   }
   return report;
 }

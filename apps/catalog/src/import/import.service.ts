@@ -31,6 +31,8 @@ interface RunningImport {
 export class ImportService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(ImportService.name);
   private readonly running = new Map<string, RunningImport>();
+  /** Set when the catalog stops: imports that arrive then are refused, not started into a closing database. */
+  private stopping = false;
 
   constructor(
     private readonly prisma: PrismaService,
@@ -42,6 +44,7 @@ export class ImportService implements BeforeApplicationShutdown {
 
   /** Starts an import and answers its report once done, or as it stands after `IMPORT_WAIT_MS`. */
   async import(request: ImportRequest): Promise<Reply<ImportReport>> {
+    if (this.stopping) return fail('service_unavailable', 'the catalog is stopping: nothing was imported; send the import again', 1);
     const job = await this.start(request);
     await Promise.race([job.finished, sleep(this.env.IMPORT_WAIT_MS)]);
     return ok(structuredClone(job.report));
@@ -63,6 +66,7 @@ export class ImportService implements BeforeApplicationShutdown {
 
   /** Imports in progress stop after their current event, marked interrupted (before Prisma disconnects). */
   async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
     for (const job of this.running.values()) job.stop = true;
     await Promise.all([...this.running.values()].map((job) => job.finished));
   }
@@ -78,7 +82,8 @@ export class ImportService implements BeforeApplicationShutdown {
       finishedAt: null,
     };
     await this.jobs.save(report);
-    const job: RunningImport = { report, stop: false, finished: Promise.resolve() };
+    // A stop that came while the row was written ends it before its first event.
+    const job: RunningImport = { report, stop: this.stopping, finished: Promise.resolve() };
     this.running.set(report.id, job);
     job.finished = this.run(job, request).finally(() => this.running.delete(report.id));
     return job;

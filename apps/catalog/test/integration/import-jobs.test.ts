@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Pool } from 'pg';
 import type { ImportReport } from '@exchange/contracts';
 import { until } from '@exchange/testing';
+import { ImportService } from '../../src/import/import.service';
 import { startCatalog, type CatalogUnderTest } from '../support/catalog-harness';
 
 type UpstreamEvent = { id: string; slug: string; markets: { slug: string }[] };
@@ -84,10 +85,25 @@ describe('imports that outlast their request', () => {
       ok: true,
       data: { id: done.id, status: 'interrupted', error: 'the catalog process running the import stopped before it finished', created: done.created },
     });
+    const [{ updated_at }] = (await db.query<{ updated_at: Date }>('SELECT updated_at FROM imports WHERE id = $1', [done.id])).rows;
+    // Finished at its last sign of life.
+    expect((await catalog.data('catalog.admin.imports.get.v1', { id: done.id })).finishedAt).toBe(updated_at!.toISOString());
   });
 
   it('answers an unknown import id with 404 and a malformed one with 400', async () => {
     expect(await get('0b5c2a7e-8d1f-4c3b-9a6e-2f4d5c6b7a89')).toMatchObject({ ok: false, status: 404, body: { code: 'import_not_found' } });
     expect(await get('42')).toMatchObject({ ok: false, status: 400, body: { code: 'invalid_request', error: 'id must be an import id (a UUID)' } });
+  });
+
+  it('refuses an import that arrives once the catalog is stopping, creating nothing (a probe saw one started into the closing database)', async () => {
+    const importer = catalog.service(ImportService);
+    await importer.beforeApplicationShutdown();
+    expect(await importer.import({ events: upstreamEvents('late', 3), sites: [] })).toEqual({
+      ok: false,
+      status: 503,
+      body: { code: 'service_unavailable', error: 'the catalog is stopping: nothing was imported; send the import again', retry_after_seconds: 1 },
+    });
+    expect(await catalog.request('catalog.events.get.v1', { slug: 'late-0' })).toMatchObject({ ok: false, status: 404 });
+    expect((await db.query("SELECT count(*)::int AS n FROM imports WHERE total = 3 AND created = '[]'::jsonb AND skipped = '[]'::jsonb")).rows[0].n).toBe(0);
   });
 });

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { connect, type NatsConnection } from 'nats';
-import type { INestApplication } from '@nestjs/common';
+import type { INestApplication, Type } from '@nestjs/common';
 import { type Reply, type RpcRequestInput, type RpcResponse, type RpcSubject } from '@exchange/contracts';
 import { bootstrapService, createTestDatabase, dropDatabase, RpcClient } from '@exchange/service-kit';
 import { deleteStreams, TEST_NATS_URL, testPrefix } from '@exchange/testing';
@@ -14,6 +14,8 @@ export interface CatalogUnderTest {
   request<S extends RpcSubject>(subject: S, payload: unknown): Promise<Reply<RpcResponse<S>>>;
   /** The data of a successful reply; fails the test otherwise. */
   data<S extends RpcSubject>(subject: S, payload: unknown): Promise<RpcResponse<S>>;
+  /** A provider of the running app. */
+  service<T>(type: Type<T>): T;
   restart(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -46,6 +48,7 @@ export async function startCatalog(options: { demo?: boolean; env?: Record<strin
       if (!reply.ok) throw new Error(`${subject} failed: ${JSON.stringify(reply)}`);
       return reply.data;
     },
+    service: (type) => app.get(type),
     async restart() {
       await app.close();
       app = await boot();
