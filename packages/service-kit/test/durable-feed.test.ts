@@ -65,14 +65,43 @@ describe('openFeed after a process died holding unacknowledged messages', () => 
     await again.messages.close();
   });
 
+  it('keeps its place when it dies again before acknowledging anything since it was made anew', async () => {
+    const first = await connection();
+    await publish(first, 7, 8);
+    // Takes 7 and dies: the consumer is made anew at 7 by the next process...
+    const feed = await openFeed(first, prefix, options);
+    for await (const message of feed.messages) {
+      expect(message.json<number>()).toBe(7);
+      break;
+    }
+    await first.close();
+    const second = await connection();
+    const again = await openFeed(second, prefix, options);
+    // ... which takes 7 and 8 and dies too, having acknowledged nothing.
+    expect(again.backlog).toBe(2);
+    for await (const message of again.messages) {
+      expect(message.json<number>()).toBe(7);
+      break;
+    }
+    await second.close();
+
+    const third = await connection();
+    const last = await openFeed(third, prefix, options);
+    expect(last.backlog).toBe(2);
+    const seen: number[] = [];
+    await applyFeed(last, async (data) => void seen.push(data as number), 'test message').ready;
+    expect(seen).toEqual([7, 8]);
+    await last.messages.close();
+  });
+
   it('resumes where it was acknowledged when nothing was left unacknowledged', async () => {
     const nc = await connection();
-    await publish(nc, 7, 8);
+    await publish(nc, 9, 10);
     const feed = await openFeed(nc, prefix, options);
     expect(feed.backlog).toBe(2);
     const seen: number[] = [];
     await applyFeed(feed, async (data) => void seen.push(data as number), 'test message').ready;
-    expect(seen).toEqual([7, 8]);
+    expect(seen).toEqual([9, 10]);
     await feed.messages.close();
   });
 });

@@ -33,6 +33,9 @@ export interface FeedOptions {
 
 const feedLogger = new Logger('DurableFeed');
 
+/** How often a feed still catching up at start says so. */
+const SLOW_CATCH_UP_MS = 30_000;
+
 /** Consumers of replicas that are gone are removed by the server after this long. */
 const INACTIVE_THRESHOLD_MS = 60 * 60 * 1_000;
 
@@ -54,7 +57,9 @@ export async function openFeed(
   if (existing && (existing.config.ack_policy !== reading.ack_policy || existing.config.filter_subject !== reading.filter_subject)) {
     restart = true;
   } else if (existing && options.soleReader && existing.num_ack_pending > 0) {
-    startSeq = Math.max(existing.ack_floor.stream_seq + 1, startSeq ?? 1);
+    // A consumer that acknowledged nothing yet has a floor of 0, not the sequence it was made to start at.
+    const floor = existing.ack_floor.stream_seq;
+    startSeq = Math.max(floor > 0 ? floor + 1 : (existing.config.opt_start_seq ?? 1), startSeq ?? 1);
     restart = true;
     feedLogger.log(`${options.durable}: ${existing.num_ack_pending} messages taken but not acknowledged before; delivering again from ${startSeq}`);
   }
@@ -93,18 +98,25 @@ export function applyFeed(
 ): { ready: Promise<void>; done: Promise<void> } {
   let caughtUp!: () => void;
   const ready = new Promise<void>((resolve) => (caughtUp = resolve));
+  let applied = 0;
+  let pending = feed.backlog;
+  // A start-up that waits long says how far it got (a probe once saw one wait minutes after two kills).
+  const slow = setInterval(() => feedLogger.warn(`${what}: still catching up, ${applied} applied, ${pending} pending (${feed.backlog} when the feed opened)`), SLOW_CATCH_UP_MS);
+  void ready.then(() => clearInterval(slow));
   if (feed.backlog === 0) caughtUp();
   const done = (async () => {
     for await (const message of feed.messages) {
       try {
         await apply(message.json());
         message.ack();
+        applied++;
       } catch (error) {
         feedLogger.error(error instanceof Error ? error : String(error), `${what} not applied`);
         message.nak(1_000);
       }
-      if (message.info.pending === 0) caughtUp();
+      pending = message.info.pending;
+      if (pending === 0) caughtUp();
     }
-  })();
+  })().finally(() => clearInterval(slow));
   return { ready, done };
 }
