@@ -1,4 +1,4 @@
-import { connect, JSONCodec, type NatsConnection } from 'nats';
+import { connect, JSONCodec, type JsMsg, type NatsConnection } from 'nats';
 import { deleteStreams, TEST_NATS_URL, testPrefix } from '@exchange/testing';
 import { applyFeed, openFeed, type FeedOptions } from '../src/jetstream/durable-feed';
 import { ensureStream } from '../src/jetstream/streams';
@@ -37,6 +37,12 @@ describe('openFeed after a process died holding unacknowledged messages', () => 
     }
   };
 
+  /** The first message a feed delivers, taken and not acknowledged. */
+  const takenWithoutAck = async (feed: { messages: AsyncIterable<JsMsg> }) => {
+    for await (const message of feed.messages) return message.json<number>();
+    throw new Error('the feed ended');
+  };
+
   it('delivers them again at once, in order, and counts them in the backlog', async () => {
     const first = await connection();
     await publish(first, 1, 5);
@@ -69,20 +75,13 @@ describe('openFeed after a process died holding unacknowledged messages', () => 
     const first = await connection();
     await publish(first, 7, 8);
     // Takes 7 and dies: the consumer is made anew at 7 by the next process...
-    const feed = await openFeed(first, prefix, options);
-    for await (const message of feed.messages) {
-      expect(message.json<number>()).toBe(7);
-      break;
-    }
+    expect(await takenWithoutAck(await openFeed(first, prefix, options))).toBe(7);
     await first.close();
     const second = await connection();
     const again = await openFeed(second, prefix, options);
     // ... which takes 7 and 8 and dies too, having acknowledged nothing.
     expect(again.backlog).toBe(2);
-    for await (const message of again.messages) {
-      expect(message.json<number>()).toBe(7);
-      break;
-    }
+    expect(await takenWithoutAck(again)).toBe(7);
     await second.close();
 
     const third = await connection();
