@@ -25,9 +25,9 @@ export class ImportJobRepository {
     await this.prisma.importJob.upsert({ where: { id: report.id }, create: { id: report.id, ...row }, update: row });
   }
 
-  async get(id: string, now = Date.now()): Promise<ImportReport | null> {
+  async get(id: string): Promise<ImportReport | null> {
     const row = await this.prisma.importJob.findUnique({ where: { id } });
-    return row && reportOf(row, now);
+    return row && reportOf(row, Date.now());
   }
 }
 
