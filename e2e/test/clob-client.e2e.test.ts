@@ -100,6 +100,42 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
     expect(market).toMatchObject({ success: true, status: 'matched', makingAmount: '5.04447', takingAmount: '9.54' });
   });
 
+  it('posts limit and market orders of odd sizes on a 0.001 tick, amounts of five decimals', async () => {
+    const created = await json(
+      await stack.admin('POST', '/admin/events', {
+        title: 'Fine tick',
+        slug: 'client-fine-tick',
+        description: '',
+        endDate: '2027-06-30T00:00:00Z',
+        markets: [{ question: 'Fine?', slug: 'client-fine-tick-market', outcomes: ['Yes', 'No'], tickSize: '0.001', minOrderSize: '5', negRisk: false }],
+      }),
+    );
+    const [fineYes, fineNo] = JSON.parse(created.markets[0].clobTokenIds) as string[];
+    const host = stack.urls.clob;
+    const maker = await tradingClient(host);
+    const taker = await tradingClient(host);
+    expect(await maker.getTickSize(fineYes!)).toBe('0.001');
+
+    // 5.01 × 0.123 = 0.61623: refused as "a max accuracy of 4 decimals" until the eighteenth session.
+    let resting;
+    for (let attempt = 0; attempt < 50; attempt++) {
+      resting = await maker.createAndPostOrder({ tokenID: fineYes!, price: 0.123, size: 5.01, side: Side.BUY }, undefined, OrderType.GTC);
+      if (resting.success) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(resting).toMatchObject({ success: true, status: 'live', makingAmount: '0', takingAmount: '0' });
+    // A NO bid at 0.543 is a YES ask at 0.457.
+    expect(await maker.createAndPostOrder({ tokenID: fineNo!, price: 0.543, size: 7.77, side: Side.BUY }, undefined, OrderType.GTC)).toMatchObject({
+      success: true,
+      status: 'live',
+    });
+    await until(async () => ((await taker.getOrderBook(fineYes!)).asks.length === 1 ? true : undefined));
+    // $2 at 0.457: the client signs a taker amount of 2 / 0.457 = 4.37636 shares (five decimals); the
+    // engine takes the whole hundredths of a share that $2 buys there, 4.37 for 1.99709, minting them.
+    const bought = await taker.createAndPostMarketOrder({ tokenID: fineYes!, amount: 2, side: Side.BUY }, undefined, OrderType.FOK);
+    expect(bought).toMatchObject({ success: true, status: 'matched', makingAmount: '1.99709', takingAmount: '4.37' });
+  });
+
   // Runs last: it resolves the market.
   it("trades, reads, cancels and redeems a deposit wallet's account with its owner's keys (signature type 3)", async () => {
     const host = stack.urls.clob;

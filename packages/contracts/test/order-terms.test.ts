@@ -1,14 +1,14 @@
-import { readOrderTerms, type SignedOrder } from '../src';
+import { amountDecimals, readOrderTerms, type SignedOrder } from '../src';
 
 const market = { tickSize: 10_000, minOrderSize: 5_000_000 };
-const order = (makerAmount: string, takerAmount: string): SignedOrder => ({
+const order = (makerAmount: string, takerAmount: string, side: 'BUY' | 'SELL' = 'BUY'): SignedOrder => ({
   salt: 1,
   maker: `0x${'1'.repeat(40)}`,
   signer: `0x${'1'.repeat(40)}`,
   tokenId: '1',
   makerAmount,
   takerAmount,
-  side: 'BUY',
+  side,
   signatureType: 0,
   timestamp: '1',
   expiration: '0',
@@ -28,6 +28,35 @@ describe('order terms', () => {
     expect(readOrderTerms('0x1', order('4000000', '9007199254740993'), false, market)).toMatchObject({
       code: 'INVALID_ORDER_ERROR',
       message: 'invalid amounts: maker and taker amounts must be at most 9007199254740991 base units',
+    });
+  });
+
+  it('give a collateral amount the decimals of the tick plus two, as upstream clients round', () => {
+    expect([100_000, 10_000, 5_000, 2_500, 1_000, 100].map(amountDecimals)).toEqual([3, 4, 5, 6, 5, 6]);
+  });
+
+  it('take limit orders whose collateral is exact on a fine tick (5.01 shares at 0.123, as clob-client builds it)', () => {
+    const fine = { tickSize: 1_000, minOrderSize: 5_000_000 };
+    expect(readOrderTerms('0x1', order('616230', '5010000'), false, fine)).toEqual({ side: 'BUY', shares: 5_010_000, collateral: 616_230, price: 123_000 });
+    expect(readOrderTerms('0x1', order('5010000', '616230', 'SELL'), false, fine)).toMatchObject({ side: 'SELL', price: 123_000 });
+    // 5.01 at 0.1234 on a 0.0001 tick: six decimals of collateral.
+    expect(readOrderTerms('0x1', order('618234', '5010000'), false, { tickSize: 100, minOrderSize: 5_000_000 })).toMatchObject({ price: 123_400 });
+    // On a 0.01 tick the same amount is still refused with upstream's text.
+    expect(readOrderTerms('0x1', order('616230', '5010000'), false, market)).toMatchObject({
+      message: 'invalid amounts, the buy orders maker amount supports a max accuracy of 4 decimals, taker amount a max of 2 decimals',
+    });
+    // A sixth decimal on a 0.001 tick is refused, with that tick's figure.
+    expect(readOrderTerms('0x1', order('5010000', '616231', 'SELL'), false, fine)).toMatchObject({
+      message: 'invalid amounts, the sell orders maker amount supports a max accuracy of 2 decimals, taker amount a max of 5 decimals',
+    });
+  });
+
+  it("take a market order's taker amount to the tick's amount decimals", () => {
+    const fine = { tickSize: 1_000, minOrderSize: 5_000_000 };
+    // SELL 10 shares for at least 1.23456 (five decimals of collateral).
+    expect(readOrderTerms('0x1', order('10000000', '1234560', 'SELL'), true, fine)).toMatchObject({ side: 'SELL', shares: 10_000_000, collateral: 1_234_560 });
+    expect(readOrderTerms('0x1', order('10000000', '1234560', 'SELL'), true, market)).toMatchObject({
+      message: 'invalid amounts, the market sell orders maker amount supports a max accuracy of 2 decimals, taker amount a max of 4 decimals',
     });
   });
 });

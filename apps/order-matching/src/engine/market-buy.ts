@@ -46,3 +46,23 @@ export function walkBudget(book: MatchingBook, takerSide: Side, cap: number, bud
     if (levels.length < wanted) return walked();
   }
 }
+
+/**
+ * How many of `wanted` shares a limit BUY (GTC, GTD) would take from the book right now, at prices up to
+ * its own (`cap`, in the bought token's terms): the part of it that can owe a taker's fee.
+ */
+export function crossableShares(book: MatchingBook, takerSide: Side, cap: number, wanted: number): number {
+  const bid = takerSide === Side.BID;
+  const opposite = bid ? Side.ASK : Side.BID;
+  let shares = 0;
+  for (let read = 0, levels = FIRST_LEVELS; ; levels *= 2) {
+    const depth = book.depth(opposite, levels);
+    for (; read < depth.length; read++) {
+      const level = depth[read]!;
+      if ((bid ? level.price : MICRO - level.price) > cap) return shares;
+      shares += level.size;
+      if (shares >= wanted) return wanted;
+    }
+    if (depth.length < levels) return shares;
+  }
+}

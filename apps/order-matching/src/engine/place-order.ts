@@ -12,8 +12,8 @@ import { Side, type Fill, type TimeInForce } from '../core';
 import { bookSide, flipFor, SHARE_STEP, valueOf } from './book-terms';
 import { recordBookChanges, recordOrderEvent, recordTradeEvent } from './engine-events';
 import type { EngineState } from './engine-state';
-import { maxFeeFor, rateBps } from './fees';
-import { walkBudget } from './market-buy';
+import { feeFor, maxFeeFor, rateBps } from './fees';
+import { crossableShares, walkBudget } from './market-buy';
 import { acceptableGtdExpiration } from './gtd-expiration';
 import { COLLATERAL } from './ledger';
 import type { MakerFill, MarketState, OrderState, TradeRecord } from './model';
@@ -82,7 +82,7 @@ export function placeOrder(state: EngineState, caller: Caller, verified: Verifie
   const reservedAsset = buy ? COLLATERAL : order.tokenId;
   // A marketable BUY holds its whole amount, as upstream refuses an order its balance does not cover;
   // what the walk leaves unspent goes back when it ends, at once.
-  const reserved = buy ? (walk ? terms.collateral : valueOf(shares, terms.price)) + maxFeeFor(market.fee, shares, terms.price) : shares;
+  const reserved = buy ? (walk ? terms.collateral : valueOf(shares, terms.price)) + buyFeeReserve(market, side, terms.price, shares, walk !== undefined, postOnly) : shares;
   if (!state.ledger.reserve(maker, reservedAsset, reserved)) return reject(Rejections.balance());
 
   const seq = state.nextSeq;
@@ -213,13 +213,23 @@ export function placeOrder(state: EngineState, caller: Caller, verified: Verifie
 }
 
 /**
+ * The fees a BUY may owe: as a taker for the shares it takes on arrival (all of a marketable BUY's; of a
+ * limit BUY those the book holds at its price or better, none when post-only), at worst at the price
+ * closest to 0.5 it may trade at; as a maker, at its own price, for the rest, when makers pay.
+ */
+function buyFeeReserve(market: MarketState, side: Side, price: number, shares: number, walked: boolean, postOnly: boolean): number {
+  const taken = walked ? shares : postOnly ? 0 : crossableShares(market.book, side, price, shares);
+  return maxFeeFor(market.fee, taken, price) + (market.fee.takerOnly ? 0 : feeFor(market.fee, shares - taken, price));
+}
+
+/**
  * A BUY that rests trades only as a maker from now on, at its own price: it keeps what the rest costs
- * there and the maker fee (none when the schedule is taker-only), and gives back what it held for a
- * taker's fee and what better prices saved it.
+ * there and the maker fee at that price (none when the schedule is taker-only), and gives back what it
+ * held for a taker's fee and what better prices saved it.
  */
 function keepMakerReserve(state: EngineState, market: MarketState, order: OrderState): void {
   const rest = order.size - order.matched;
-  const needed = valueOf(rest, order.price) + (market.fee.takerOnly ? 0 : maxFeeFor(market.fee, rest, order.price));
+  const needed = valueOf(rest, order.price) + (market.fee.takerOnly ? 0 : feeFor(market.fee, rest, order.price));
   if (order.reserved <= needed) return;
   state.ledger.release(order.maker, COLLATERAL, order.reserved - needed);
   order.reserved = needed;

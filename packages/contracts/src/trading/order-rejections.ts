@@ -27,19 +27,18 @@ export const Rejections = {
     reject('INVALID_ORDER_MIN_TICK_SIZE', `order ${id} is invalid. Price (${price}) breaks minimum tick size rule: ${tick}`),
   minSize: (id: string, size: string, min: string) =>
     reject('INVALID_ORDER_MIN_SIZE', `order ${id} is invalid. Size (${size}) lower than the minimum: ${min}`),
-  limitPrecision: (side: 'BUY' | 'SELL') =>
+  /** `decimals`: of the collateral amount on the market's tick (4 on a 0.01 tick, upstream's text). */
+  limitPrecision: (side: 'BUY' | 'SELL', decimals: number) =>
     reject(
       'INVALID_ORDER_ERROR',
       side === 'BUY'
-        ? 'invalid amounts, the buy orders maker amount supports a max accuracy of 4 decimals, taker amount a max of 2 decimals'
-        : 'invalid amounts, the sell orders maker amount supports a max accuracy of 2 decimals, taker amount a max of 4 decimals',
+        ? `invalid amounts, the buy orders maker amount supports a max accuracy of ${decimals} decimals, taker amount a max of 2 decimals`
+        : `invalid amounts, the sell orders maker amount supports a max accuracy of 2 decimals, taker amount a max of ${decimals} decimals`,
     ),
-  marketPrecision: (side: 'BUY' | 'SELL') =>
+  marketPrecision: (side: 'BUY' | 'SELL', decimals: number) =>
     reject(
       'INVALID_ORDER_ERROR',
-      side === 'BUY'
-        ? 'invalid amounts, the market buy orders maker amount supports a max accuracy of 2 decimals, taker amount a max of 4 decimals'
-        : 'invalid amounts, the market sell orders maker amount supports a max accuracy of 2 decimals, taker amount a max of 4 decimals',
+      `invalid amounts, the market ${side === 'BUY' ? 'buy' : 'sell'} orders maker amount supports a max accuracy of 2 decimals, taker amount a max of ${decimals} decimals`,
     ),
   zeroAmounts: () => reject('INVALID_ORDER_ERROR', 'invalid amounts: maker and taker amounts must be positive'),
   /** Amounts are exact integers up to 2^53 − 1 base units (docs/trading.md, "Ledger"). */

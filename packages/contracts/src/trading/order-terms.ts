@@ -3,7 +3,17 @@ import { Rejections, type Rejection } from './order-rejections';
 import type { SignedOrder } from './order-submission';
 
 const CENT_SHARE = 10_000; // 0.01 share or 0.01 collateral
-const HUNDREDTH_CENT = 100; // 4 decimals
+
+/**
+ * Decimals of a collateral amount on a market of this tick (base units): the tick's own decimals plus
+ * the two of a share amount, as upstream's clients round (UPSTREAM.md, "Rounding vs tick": 0.1 → 3,
+ * 0.01 → 4, 0.005 and 0.001 → 5, 0.0025 and 0.0001 → 6).
+ */
+export function amountDecimals(tickSize: number): number {
+  let decimals = 0;
+  while (decimals < 6 && tickSize % 10 ** (6 - decimals) !== 0) decimals++;
+  return Math.min(6, decimals + 2);
+}
 
 export interface OrderTerms {
   side: 'BUY' | 'SELL';
@@ -35,9 +45,11 @@ export function readOrderTerms(
   const shares = buy ? takerAmount : makerAmount;
   const collateral = buy ? makerAmount : takerAmount;
 
+  const decimals = amountDecimals(market.tickSize);
+  const amountStep = 10 ** (6 - decimals);
   if (!marketable) {
-    // Limit orders: shares to 0.01, collateral to 0.0001, and the implied price exactly on the grid.
-    if (shares % CENT_SHARE !== 0 || collateral % HUNDREDTH_CENT !== 0) return Rejections.limitPrecision(order.side);
+    // Limit orders: shares to 0.01, collateral to the tick's amount decimals, and the implied price exactly on the grid.
+    if (shares % CENT_SHARE !== 0 || collateral % amountStep !== 0) return Rejections.limitPrecision(order.side, decimals);
     // BigInt: collateral × 10^6 passes 2^53 for orders above about $9,000.
     const scaled = BigInt(collateral) * BigInt(MICRO);
     const price = Number(scaled / BigInt(shares));
@@ -48,8 +60,8 @@ export function readOrderTerms(
     return { side: order.side, shares, collateral, price };
   }
 
-  // Marketable orders: the maker amount to 0.01, the taker amount to 0.0001; the price is a cap.
-  if (makerAmount % CENT_SHARE !== 0 || takerAmount % HUNDREDTH_CENT !== 0) return Rejections.marketPrecision(order.side);
+  // Marketable orders: the maker amount to 0.01, the taker amount to the tick's amount decimals; the price is a cap.
+  if (makerAmount % CENT_SHARE !== 0 || takerAmount % amountStep !== 0) return Rejections.marketPrecision(order.side, decimals);
   const scaled = BigInt(collateral) * BigInt(MICRO);
   const quotient = Number(scaled / BigInt(shares));
   const exact = scaled % BigInt(shares) === 0n;

@@ -71,6 +71,60 @@ describe('a BUY that rests keeps reserved only what it can still spend as a make
     expectConserved(state);
   });
 
+  it('needs no fee on a taker-only schedule for what it cannot take now (a quote of the whole balance)', () => {
+    const state = newEngine(fee);
+    fund(state, bob, '4');
+    // Refused for want of 0.096 of a taker fee until the eighteenth session, though nothing could cross.
+    const quote = placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.40', size: '10' }), 1);
+    expect(quote).toMatchObject({ success: true, status: 'live' });
+    expect(balanceOf(state, bob, COLLATERAL)).toEqual({ available: 0, reserved: 4_000_000 });
+    fund(state, carol, '4');
+    expect(placeOrder(state, carol, anOrder(carol, { side: 'BUY', price: '0.40', size: '10', postOnly: true }), 2)).toMatchObject({ success: true, status: 'live' });
+    expectConserved(state);
+  });
+
+  it('holds a taker fee only for the shares the book holds at its price or better', () => {
+    const state = newEngine(fee);
+    fund(state, alice, '100');
+    split(state, alice.address, CONDITION, 50_000_000);
+    placeOrder(state, alice, anOrder(alice, { side: 'SELL', price: '0.40', size: '5' }), 1);
+    placeOrder(state, alice, anOrder(alice, { side: 'SELL', price: '0.45', size: '5' }), 2);
+    // 10 at 0.40: 4.00 and the fee of the 5 it can take, 5 x 0.04 x 0.4 x 0.6 = 0.048 (not 0.096 for 10).
+    // A thousandth less is refused, and changes nothing.
+    fund(state, carol, '4.047');
+    expect(placeOrder(state, carol, anOrder(carol, { side: 'BUY', price: '0.40', size: '10' }), 3)).toMatchObject({ success: false });
+    expect(balanceOf(state, carol, COLLATERAL)).toEqual({ available: 4_047_000, reserved: 0 });
+    fund(state, bob, '4.048');
+    const bid = placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.40', size: '10' }), 4);
+    expect(bid).toMatchObject({ success: true, status: 'live', makingAmount: '2.048', takingAmount: '5' });
+    expect(balanceOf(state, bob, COLLATERAL)).toEqual({ available: 0, reserved: 2_000_000 });
+    expectConserved(state);
+  });
+
+  it('holds the maker fee of a post-only BUY when the schedule charges makers', () => {
+    const state = newEngine({ ...fee, takerOnly: false });
+    fund(state, bob, '4');
+    expect(placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.40', size: '10', postOnly: true }), 1)).toMatchObject({ success: false });
+    fund(state, bob, '0.096');
+    expect(placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.40', size: '10', postOnly: true }), 2)).toMatchObject({ success: true, status: 'live' });
+    expect(balanceOf(state, bob, COLLATERAL)).toEqual({ available: 0, reserved: 4_096_000 });
+  });
+
+  it('holds the maker fee at its own price above 0.50, so that a partial fill leaves what a fresh order of the rest would hold', () => {
+    const state = newEngine({ ...fee, takerOnly: false });
+    fund(state, bob, '100');
+    fund(state, carol, '100');
+    split(state, carol.address, CONDITION, 50_000_000);
+    // 10 x 0.60 and a maker fee of 10 x 0.04 x 0.6 x 0.4 = 0.096 (it held the fee at 0.50, 0.10, before).
+    const bid = placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.60', size: '10' }), 1);
+    expect(state.orders.get(bid.orderID)!.reserved).toBe(6_096_000);
+    placeOrder(state, carol, anOrder(carol, { side: 'SELL', price: '0.60', size: '5' }), 2);
+    const fresh = placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.60', size: '5' }), 3);
+    expect(state.orders.get(bid.orderID)!.reserved).toBe(state.orders.get(fresh.orderID)!.reserved);
+    expect(state.orders.get(fresh.orderID)!.reserved).toBe(3_048_000);
+    expectConserved(state);
+  });
+
   it('keeps the maker fee when the schedule charges makers', () => {
     const state = newEngine({ ...fee, takerOnly: false });
     fund(state, bob, '100');
