@@ -51,6 +51,14 @@ describe('cancel on disconnect, on real PostgreSQL and NATS', () => {
 
     expect(await eventually(() => !live(first) && !live(second))).toBe(true);
     expect(live(bobs)).toBe(true);
+    // A beat of the ended session says so (it was answered 200 with a new session until the eighteenth
+    // session, so a client that stalled never learnt that its orders were gone); an empty id starts anew.
+    expect(await beat(alice, id)).toMatchObject({
+      ok: false,
+      status: 400,
+      body: { error: 'Invalid heartbeat id; no session is running (it ended and its orders were cancelled): send an empty heartbeat_id to start one' },
+    });
+    expect(await beat(alice, '')).toMatchObject({ ok: true, data: { heartbeat_id: expect.not.stringMatching(id) } });
   });
 
   it('journals the session memory keeps when a key starts several at once', async () => {
