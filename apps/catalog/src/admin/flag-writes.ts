@@ -63,3 +63,20 @@ export async function writeMarketFlags(
   await outbox.append(tx, 'catalog.evt.market.updated.v1', marketSnapshot(market, event));
   return { market, event };
 }
+
+/**
+ * An event is closed exactly when all its markets are (docs/catalog.md): after a market closed or
+ * reopened, by the operator or by a resolution, the event follows. Until the eighteenth session only a
+ * resolution closed it, and nothing reopened it: an event whose last market the operator closed by hand
+ * stayed open, and one closed with its markets stayed closed when a market reopened, hidden from
+ * clients that list `closed=false` events while its market traded (found by a probe). True when it
+ * moved the event.
+ */
+export async function followMarkets(tx: Prisma.TransactionClient, outbox: CatalogOutbox, eventId: number, updatedAt: Date): Promise<boolean> {
+  const event = await tx.event.findUniqueOrThrow({ where: { id: eventId }, select: { closed: true } });
+  const [all, open] = await Promise.all([tx.market.count({ where: { eventId } }), tx.market.count({ where: { eventId, closed: false } })]);
+  const closed = all > 0 && open === 0;
+  if (event.closed === closed) return false;
+  await writeEventFlags(tx, outbox, eventId, { closed }, updatedAt);
+  return true;
+}

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { lockEvent, writeEventFlags, writeMarketFlags } from '../admin/flag-writes';
+import { followMarkets, lockEvent, writeMarketFlags } from '../admin/flag-writes';
 import { CatalogOutbox } from '../outbox/catalog-outbox';
 import { PrismaService } from '../prisma/prisma.service';
 
@@ -35,12 +35,7 @@ export class ResolutionWriter {
         // Not announced, and its time stays: the flag is the catalog's own guard (no snapshot carries it).
         await tx.market.update({ where: { id: market.id }, data: { resolved: true, updatedAt: market.updatedAt } });
       }
-      const event = await tx.event.findUniqueOrThrow({ where: { id: market.eventId } });
-      const open = await tx.market.count({ where: { eventId: event.id, closed: false } });
-      if (!event.closed && open === 0) {
-        await writeEventFlags(tx, this.outbox, event.id, { closed: true }, updatedAt);
-        changed = true;
-      }
+      if (await followMarkets(tx, this.outbox, market.eventId, updatedAt)) changed = true;
       return changed ? 'closed' : 'unchanged';
     });
     if (outcome === 'closed') void this.outbox.flush();

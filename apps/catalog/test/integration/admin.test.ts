@@ -161,6 +161,26 @@ describe('operator writes (real PostgreSQL, NATS and JetStream)', () => {
     expect(await catalog.request('catalog.admin.events.patch.v1', { id: 987_654, body: { closed: true } })).toMatchObject({ status: 404 });
   });
 
+  it('closes an event with its last market closed by hand, and reopens it with its first market reopened', async () => {
+    const event: CatalogEvent = await catalog.data('catalog.admin.events.create.v1', { body: anEvent({ markets: [aMarket(), aMarket()] }) });
+    const [first, second] = event.markets;
+    const closedOf = async () => (await catalog.data('catalog.events.get.v1', { id: event.id })).closed;
+    await catalog.data('catalog.admin.markets.patch.v1', { id: first!.id, body: { closed: true } });
+    expect(await closedOf()).toBe(false);
+    // The last open market closed by the operator: the event closes (only a resolution closed it before).
+    await catalog.data('catalog.admin.markets.patch.v1', { id: second!.id, body: { closed: true } });
+    expect(await closedOf()).toBe(true);
+    // A market reopened: the event shows open again, so that clients listing closed=false events find it.
+    const reopened = await catalog.data('catalog.admin.markets.patch.v1', { id: second!.id, body: { closed: false } });
+    expect(reopened.closed).toBe(false);
+    expect(await closedOf()).toBe(false);
+    const eventUpdates = await until(async () => {
+      const found = (await readStream(catalog.prefix, 'CATALOG')).filter((m) => m.subject === 'catalog.evt.event.updated.v1' && String((m.data as { id: number }).id) === String(event.id));
+      return found.length === 2 ? found : undefined;
+    });
+    expect(eventUpdates.map((m) => (m.data as { closed: boolean }).closed)).toEqual([true, false]);
+  });
+
   it('changes one market by id or condition id', async () => {
     const event = await catalog.data('catalog.admin.events.create.v1', { body: anEvent() });
     const market = event.markets[0]!;
