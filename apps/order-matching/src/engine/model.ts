@@ -11,6 +11,8 @@ export interface MarketState {
   tickSize: number;
   minOrderSize: number;
   negRisk: boolean;
+  /** The neg-risk event's id ('' when not neg-risk): its markets' outcomes exclude each other. */
+  negRiskMarketId: string;
   fee: FeeSchedule;
   acceptingOrders: boolean;
   /** -1 while unresolved; otherwise the winning outcome index. */

@@ -109,6 +109,10 @@ export function merge(state: EngineState, address: string, conditionId: string, 
 export function resolve(state: EngineState, conditionId: string, winner: 0 | 1, now: number): Reply<{ canceled: number }> {
   const market = openMarket(state, conditionId);
   if ('ok' in market) return market;
+  const winnerBefore = winner === 0 ? yesOfNegRiskEvent(state, market.negRiskMarketId) : undefined;
+  if (winnerBefore) {
+    return fail('conflict', `market ${winnerBefore.conditionId} of the same neg-risk event resolved ${winnerBefore.outcomes[0]}: only one market of a neg-risk event can`);
+  }
   // A copy: each cancel removes the order from the market's set.
   const resting = [...state.byMarket.of(market.conditionId)];
   for (const order of resting) cancelOrder(state, order, now, 'CANCELED_MARKET_RESOLVED');
@@ -118,6 +122,18 @@ export function resolve(state: EngineState, conditionId: string, winner: 0 | 1, 
   const payload: MarketStateEvent = { conditionId: market.conditionId, winningOutcome: winner, resolvedAt: now };
   state.effects.events.push({ type: 'market-resolved', data: payload });
   return ok({ canceled: resting.length });
+}
+
+/**
+ * The market of a neg-risk event that resolved Yes, if one did: the event's outcomes exclude each other,
+ * as upstream's neg-risk adapter has it (a second Yes was accepted until the eighteenth session; found by a probe).
+ */
+function yesOfNegRiskEvent(state: EngineState, negRiskMarketId: string): MarketState | undefined {
+  if (negRiskMarketId === '') return undefined;
+  for (const market of state.markets.values()) {
+    if (market.negRiskMarketId === negRiskMarketId && market.winningOutcome === 0) return market;
+  }
+  return undefined;
 }
 
 /** Burns both outcomes' shares of a resolved market; each winning share pays one unit of collateral. */

@@ -55,10 +55,10 @@ export class CatalogConsumer implements OnApplicationBootstrap, BeforeApplicatio
     const row = rowFromSnapshot(snapshot);
     const written = await this.engine.pool.query(
       `INSERT INTO markets (condition_id, token_ids, outcomes, tick_size, min_order_size, neg_risk, fee_rate_ppm, fee_exponent,
-         fee_taker_only, rebate_rate_ppm, accepting_orders, catalog_updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+         fee_taker_only, rebate_rate_ppm, accepting_orders, catalog_updated_at, neg_risk_market_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
        ON CONFLICT (condition_id) DO UPDATE SET tick_size = EXCLUDED.tick_size, min_order_size = EXCLUDED.min_order_size,
-         neg_risk = EXCLUDED.neg_risk, fee_rate_ppm = EXCLUDED.fee_rate_ppm, fee_exponent = EXCLUDED.fee_exponent,
+         neg_risk = EXCLUDED.neg_risk, neg_risk_market_id = EXCLUDED.neg_risk_market_id, fee_rate_ppm = EXCLUDED.fee_rate_ppm, fee_exponent = EXCLUDED.fee_exponent,
          fee_taker_only = EXCLUDED.fee_taker_only, rebate_rate_ppm = EXCLUDED.rebate_rate_ppm,
          accepting_orders = EXCLUDED.accepting_orders AND markets.winning_outcome = -1,
          catalog_updated_at = EXCLUDED.catalog_updated_at, updated_at = now()
@@ -76,6 +76,7 @@ export class CatalogConsumer implements OnApplicationBootstrap, BeforeApplicatio
         row.rebate_rate_ppm,
         row.accepting_orders,
         new Date(snapshot.updatedAt),
+        row.neg_risk_market_id,
       ],
     );
     if (written.rowCount === 0) return;

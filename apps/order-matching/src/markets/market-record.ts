@@ -10,6 +10,7 @@ export interface MarketRow {
   tick_size: number;
   min_order_size: string;
   neg_risk: boolean;
+  neg_risk_market_id: string;
   fee_rate_ppm: number;
   fee_exponent: number;
   fee_taker_only: boolean;
@@ -27,6 +28,7 @@ export function rowFromSnapshot(snapshot: MarketSnapshot): Omit<MarketRow, 'winn
     tick_size: snapshot.tickSizeUnits,
     min_order_size: String(snapshot.minOrderSizeUnits),
     neg_risk: snapshot.negRisk,
+    neg_risk_market_id: snapshot.negRisk ? snapshot.negRiskMarketId : '',
     fee_rate_ppm: snapshot.feeSchedule.ratePpm,
     fee_exponent: snapshot.feeSchedule.exponent,
     fee_taker_only: snapshot.feeSchedule.takerOnly,
@@ -43,6 +45,7 @@ export function marketFromRow(row: MarketRow): MarketState {
     tickSize: row.tick_size,
     minOrderSize: Number(row.min_order_size),
     negRisk: row.neg_risk,
+    negRiskMarketId: row.neg_risk_market_id,
     fee: {
       ratePpm: row.fee_rate_ppm,
       exponent: row.fee_exponent,
@@ -61,6 +64,7 @@ export function applySnapshot(market: MarketState, snapshot: MarketSnapshot): vo
   market.tickSize = row.tick_size;
   market.minOrderSize = Number(row.min_order_size);
   market.negRisk = row.neg_risk;
+  market.negRiskMarketId = row.neg_risk_market_id;
   market.fee = { ratePpm: row.fee_rate_ppm, exponent: row.fee_exponent, takerOnly: row.fee_taker_only, rebateRatePpm: row.rebate_rate_ppm };
   market.acceptingOrders = market.winningOutcome === -1 && row.accepting_orders;
 }

@@ -87,5 +87,16 @@ describe('market resolutions on their own subject', () => {
       });
       expect(batch.seq).toBeLessThan(own[0]!.seq);
     });
+
+    it("refuses a second Yes in a neg-risk event, from the catalog's snapshots and after a restart", async () => {
+      const group = `0x${'ee'.repeat(32)}`;
+      const [first, second] = [`0x${'e1'.repeat(32)}`, `0x${'e2'.repeat(32)}`];
+      await om.publishMarket(aMarketSnapshot(first, ['611', '612'], { negRisk: true, negRiskMarketId: group }));
+      await om.publishMarket(aMarketSnapshot(second, ['621', '622'], { negRisk: true, negRiskMarketId: group }));
+      expect(await om.data('matching.admin.resolve.v1', { conditionId: first, winningOutcome: 'Yes' })).toMatchObject({ winningOutcome: 0 });
+      await om.restart();
+      expect(await om.request('matching.admin.resolve.v1', { conditionId: second, winningOutcome: 'Yes' })).toMatchObject({ ok: false, status: 409, body: { code: 'conflict' } });
+      expect(await om.data('matching.admin.resolve.v1', { conditionId: second, winningOutcome: 'No' })).toMatchObject({ winningOutcome: 1 });
+    });
   });
 });

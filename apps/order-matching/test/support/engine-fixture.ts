@@ -32,6 +32,7 @@ export function aMarket(market: Partial<MarketState> = {}): MarketState {
     tickSize: 10_000,
     minOrderSize: 5_000_000,
     negRisk: false,
+    negRiskMarketId: '',
     fee: NO_FEES,
     acceptingOrders: true,
     winningOutcome: -1,

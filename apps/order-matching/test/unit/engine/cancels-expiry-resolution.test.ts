@@ -254,3 +254,24 @@ describe('money moves, resolution and redemption', () => {
     expectConserved(state);
   });
 });
+
+describe('resolution of a neg-risk event', () => {
+  it('lets one market of the event resolve Yes, and refuses a second one', () => {
+    const group = `0x${'ab'.repeat(32)}`;
+    const state = newEngine(undefined, { negRisk: true, negRiskMarketId: group });
+    const sibling = `0x${'c1'.repeat(32)}`;
+    const elsewhere = `0x${'c2'.repeat(32)}`;
+    state.addMarket(aMarket({ conditionId: sibling, tokenIds: ['3333', '4444'], negRisk: true, negRiskMarketId: group }));
+    state.addMarket(aMarket({ conditionId: elsewhere, tokenIds: ['5555', '6666'], negRisk: true, negRiskMarketId: `0x${'cd'.repeat(32)}` }));
+    expect(resolve(state, CONDITION, 0, 1)).toEqual({ ok: true, data: { canceled: 0 } });
+    // Accepted until the eighteenth session: two winners of mutually exclusive outcomes.
+    expect(resolve(state, sibling, 0, 2)).toEqual({
+      ok: false,
+      status: 409,
+      body: { code: 'conflict', error: `market ${CONDITION} of the same neg-risk event resolved Yes: only one market of a neg-risk event can` },
+    });
+    expect(state.markets.get(sibling)!.winningOutcome).toBe(-1);
+    expect(resolve(state, sibling, 1, 3)).toMatchObject({ ok: true });
+    expect(resolve(state, elsewhere, 0, 4)).toMatchObject({ ok: true });
+  });
+});
