@@ -68,7 +68,7 @@ describe('market data through the gateway', () => {
           minOrderSize: '5',
           feeSchedule: { rate: 0.04, exponent: 1, takerOnly: true, rebateRate: 0.25 },
         },
-        { question: 'Will the bridge open in June?', slug: 'bridge-june-yes', tickSize: '0.001', minOrderSize: '10', negRisk: true },
+        { question: 'Will the bridge open in June?', slug: 'bridge-june-yes', tickSize: '0.001', minOrderSize: '10' },
       ],
     });
     expect(created.status).toBe(201);

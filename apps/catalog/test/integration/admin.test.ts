@@ -103,7 +103,7 @@ describe('operator writes (real PostgreSQL, NATS and JetStream)', () => {
     },
   );
 
-  it('refuses an event or a market that ends before it starts with 400 and writes nothing; a market takes the dates it leaves out from its event', async () => {
+  it('refuses an event or a market that ends before it starts, outcomes alike but for case, or neg-risk and other markets in one event, with 400, writing nothing; a market takes the dates it leaves out from its event', async () => {
     const slug = uniqueSlug('backwards');
     const event = await catalog.request('catalog.admin.events.create.v1', {
       body: anEvent({ slug, startDate: '2027-07-01T00:00:00Z', endDate: '2027-06-30T12:00:00Z' }),
@@ -117,6 +117,10 @@ describe('operator writes (real PostgreSQL, NATS and JetStream)', () => {
       body: anEvent({ slug, markets: [aMarket({ startDate: '2027-07-01T00:00:00Z' })] }),
     });
     expect(marketStart).toMatchObject({ status: 400, body: { error: expect.stringContaining('markets.0.endDate') } });
+    const sameOutcomes = await catalog.request('catalog.admin.events.create.v1', { body: anEvent({ slug, markets: [aMarket({ outcomes: ['Yes', 'yes'] })] }) });
+    expect(sameOutcomes).toMatchObject({ status: 400, body: { error: "body.markets.0.outcomes: a market's two outcomes must differ in more than case" } });
+    const mixed = await catalog.request('catalog.admin.events.create.v1', { body: anEvent({ slug, markets: [aMarket({ negRisk: true }), aMarket()] }) });
+    expect(mixed).toMatchObject({ status: 400, body: { error: "body.markets: an event's markets must all be negRisk or none" } });
     expect(await catalog.request('catalog.events.get.v1', { slug })).toMatchObject({ ok: false, status: 404 });
 
     const sameInstant = await catalog.data('catalog.admin.events.create.v1', {

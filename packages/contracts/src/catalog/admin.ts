@@ -123,7 +123,24 @@ function endsAfterStart(
   });
 }
 
-export const createEventInput = importedEventInput.superRefine(endsAfterStart);
+/**
+ * A market's outcomes are told apart by name in any case (a resolution may name its winner so: with
+ * `Yes` and `yes`, the second could never be named), and an event's markets are all neg-risk or none (a
+ * neg-risk event is one set of mutually exclusive outcomes; a mixed one left some of its markets outside
+ * it). Both were accepted until the eighteenth session (found by a probe of operator actions).
+ */
+function oneMeaningEach(event: { markets: { outcomes: [string, string]; negRisk: boolean }[] }, ctx: z.RefinementCtx): void {
+  event.markets.forEach((market, i) => {
+    if (market.outcomes[0].toLowerCase() === market.outcomes[1].toLowerCase()) {
+      ctx.addIssue({ code: 'custom', path: ['markets', i, 'outcomes'], message: "a market's two outcomes must differ in more than case" });
+    }
+  });
+  if (new Set(event.markets.map((m) => m.negRisk)).size > 1) {
+    ctx.addIssue({ code: 'custom', path: ['markets'], message: "an event's markets must all be negRisk or none" });
+  }
+}
+
+export const createEventInput = importedEventInput.superRefine(endsAfterStart).superRefine(oneMeaningEach);
 
 const flagsPatch = {
   active: z.boolean().optional(),
