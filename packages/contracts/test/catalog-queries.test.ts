@@ -50,7 +50,9 @@ describe('GET /events query', () => {
   });
 
   it('reads typed values as services receive them', () => {
-    expect(listEventsRequest.parse({ limit: 5, active: true, order: ['id'] })).toMatchObject({ limit: 5, active: true, order: ['id'] });
+    expect(listEventsRequest.parse({ limit: 5, active: true, order: 'id' })).toMatchObject({ limit: 5, active: true, order: ['id'] });
+    // A repeated parameter arrives as an array: refused, as every repeated parameter is.
+    expect(listEventsRequest.safeParse({ order: ['title', 'id'] }).error?.issues[0]?.message).toBe('order must be given once, as a comma list');
   });
 
   it('names the field in the message', () => {

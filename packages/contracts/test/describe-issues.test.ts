@@ -1,4 +1,5 @@
-import { batchPricesHistoryRequest, describeIssues } from '../src';
+import { batchPricesHistoryRequest, describeIssues, tokenIdSchema } from '../src';
+import { z } from 'zod';
 
 const TOKEN = '21742633143463906290569050155826241533067272736897614950488156847949938836455';
 
@@ -13,5 +14,12 @@ describe('describeIssues', () => {
     const message = parsed.success ? '' : describeIssues(parsed.error);
     expect(message.split('; ')).toHaveLength(3);
     expect(message).toContain('at most 20 markets per request');
+  });
+
+  it("says upstream's own texts as they are, without the field's name, and once", () => {
+    const one = z.object({ token_id: tokenIdSchema }).safeParse({ token_id: '0xabc' });
+    expect(one.success || describeIssues(one.error)).toBe('Invalid token id');
+    const many = z.array(z.object({ token_id: tokenIdSchema })).safeParse([{ token_id: 'x' }, { token_id: 'y' }]);
+    expect(many.success || describeIssues(many.error)).toBe('Invalid token id');
   });
 });

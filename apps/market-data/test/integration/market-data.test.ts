@@ -68,7 +68,7 @@ describe('market-data (real PostgreSQL, Redis, NATS and JetStream)', () => {
       status: 404,
       body: { error: 'No orderbook exists for the requested token id', code: 'orderbook_not_found' },
     });
-    expect(await md.request('marketdata.book.v1', { token_id: 'abc' })).toMatchObject({ ok: false, status: 400, body: { error: 'token_id: Invalid token id' } });
+    expect(await md.request('marketdata.book.v1', { token_id: 'abc' })).toMatchObject({ ok: false, status: 400, body: { error: 'Invalid token id' } });
     expect(await md.request('marketdata.tick-size.v1', { token_id: '1' })).toMatchObject({ ok: false, status: 404 });
   });
 

@@ -39,11 +39,18 @@ export function queryText(name: string, maxLength: number) {
     .max(maxLength, `${name} must be at most ${maxLength} characters`);
 }
 
-/** One of a fixed set of words, given as a comma list in a query string or as an array. */
+/**
+ * Words of a fixed set, given once as a comma list: an array is the parameter repeated, a 400 as for
+ * every other parameter (it was read as a list until the eighteenth session; found by a probe).
+ */
 export function queryWordList<const W extends readonly [string, ...string[]]>(name: string, words: W) {
   return z.unknown().transform((value, ctx) => {
-    const list = typeof value === 'string' ? value.split(',').map((w) => w.trim()) : value;
-    if (Array.isArray(list) && list.length > 0 && list.every((w) => words.includes(w))) return list as W[number][];
+    if (typeof value !== 'string') {
+      ctx.addIssue({ code: 'custom', message: `${name} must be given once, as a comma list` });
+      return z.NEVER;
+    }
+    const list = value.split(',').map((w) => w.trim());
+    if (list.every((w) => words.includes(w))) return list as W[number][];
     ctx.addIssue({ code: 'custom', message: `${name} must be among ${words.join(', ')}` });
     return z.NEVER;
   });
