@@ -49,6 +49,13 @@ describe('GET /events query', () => {
     expect(parse({ slug: ['a', 'b'] }).success).toBe(false);
   });
 
+  it("reads upstream's array filters given once or repeated, each value checked", () => {
+    expect(listEventsRequest.parse({ id: '7' }).id).toEqual([7]);
+    expect(listEventsRequest.parse({ 'id[]': ['7', '9'], 'slug[]': 'a' })).toMatchObject({ 'id[]': [7, 9], 'slug[]': ['a'] });
+    expect(parse({ id: ['7', 'x'] }).success).toBe(false);
+    expect(parse({ 'id[]': Array.from({ length: 101 }, (_, i) => String(i + 1)) }).success).toBe(false);
+  });
+
   it('reads typed values as services receive them', () => {
     expect(listEventsRequest.parse({ limit: 5, active: true, order: 'id' })).toMatchObject({ limit: 5, active: true, order: ['id'] });
     // A repeated parameter arrives as an array: refused, as every repeated parameter is.

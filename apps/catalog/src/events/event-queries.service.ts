@@ -32,6 +32,8 @@ export class EventQueriesService {
         tagId: request.tag_id,
         seriesSlug: request.series_slug,
         slug: request.slug,
+        ids: [...(request.id ?? []), ...(request['id[]'] ?? [])],
+        slugs: request['slug[]'] ?? [],
         siteId: site.siteId,
       },
       request,

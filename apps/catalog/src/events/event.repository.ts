@@ -33,6 +33,10 @@ export interface EventFilter {
   tagId?: number;
   seriesSlug?: string;
   slug?: string;
+  /** Any of these ids (upstream's `id[]`); none given: no such filter. */
+  ids?: number[];
+  /** Any of these slugs (upstream's `slug[]`). */
+  slugs?: string[];
   siteId?: string;
   /** Text search over title, slug and description. */
   text?: string;
@@ -53,6 +57,8 @@ const ORDER_FIELDS: Record<EventOrderColumn, keyof Prisma.EventOrderByWithRelati
 function where(filter: EventFilter): Prisma.EventWhereInput {
   const and: Prisma.EventWhereInput[] = filter.tagSlugs.map((slug) => ({ tags: { some: { tag: { slug } } } }));
   if (filter.tagId !== undefined) and.push({ tags: { some: { tagId: filter.tagId } } });
+  if (filter.ids?.length) and.push({ id: { in: filter.ids } });
+  if (filter.slugs?.length) and.push({ slug: { in: filter.slugs } });
   if (filter.text) {
     const like = escapeLike(filter.text);
     and.push({

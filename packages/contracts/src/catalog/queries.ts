@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { conditionIdSchema, creatorSchema } from '../common/identifiers';
-import { INT32_MAX, queryBool, queryInt, queryText, queryWordList } from '../common/query';
+import { INT32_MAX, queryBool, queryInt, queryList, queryText, queryWordList } from '../common/query';
 
 /** Columns GET /events may sort by: the camelCase names of the response (ARCHITECTURE.md). */
 export const EVENT_ORDER_COLUMNS = [
@@ -16,6 +16,8 @@ export const EVENT_ORDER_COLUMNS = [
 ] as const;
 export type EventOrderColumn = (typeof EVENT_ORDER_COLUMNS)[number];
 
+const eventIds = (name: string) => queryList(name, queryInt(name, 1, INT32_MAX), 100);
+
 export const listEventsRequest = z.object({
   limit: queryInt('limit', 1, 100).default(20),
   offset: queryInt('offset', 0, INT32_MAX).default(0),
@@ -27,6 +29,10 @@ export const listEventsRequest = z.object({
   tag_slug: queryText('tag_slug', 200).optional(),
   series_slug: queryText('series_slug', 200).optional(),
   slug: queryText('slug', 200).optional(),
+  /** Upstream's `id[]` (also as `id`, once or repeated) and `slug[]`: events that are any of them. */
+  id: eventIds('id').optional(),
+  'id[]': eventIds('id[]').optional(),
+  'slug[]': queryList('slug[]', queryText('slug[]', 200), 100).optional(),
   order: queryWordList('order', EVENT_ORDER_COLUMNS).optional(),
   ascending: queryBool('ascending').default(false),
   creator: creatorSchema.optional(),

@@ -56,5 +56,19 @@ export function queryWordList<const W extends readonly [string, ...string[]]>(na
   });
 }
 
+/**
+ * Upstream's array parameters (`id[]`, `slug[]`): each value given once or repeated (`id=1&id=2`, as
+ * clients encode an array), every one checked by `item`; at most `maxItems`.
+ */
+export function queryList<T extends z.ZodType>(name: string, item: T, maxItems: number) {
+  const items = z.array(item).max(maxItems, `at most ${maxItems} values of ${name}`);
+  return z.unknown().transform((value, ctx): z.output<T>[] => {
+    const parsed = items.safeParse(typeof value === 'string' ? [value] : value);
+    if (parsed.success) return parsed.data;
+    ctx.addIssue({ code: 'custom', message: parsed.error.issues[0]?.message ?? `${name} must be strings` });
+    return z.NEVER;
+  });
+}
+
 /** Postgres integer ids; also keeps offsets inside what the database accepts. */
 export const INT32_MAX = 2_147_483_647;
