@@ -136,6 +136,50 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
     expect(bought).toMatchObject({ success: true, status: 'matched', makingAmount: '1.99709', takingAmount: '4.37' });
   });
 
+  it("trades by a market's tick size and fees as the operator changes them (PATCH /admin/markets/{id})", async () => {
+    const created = await json(
+      await stack.admin('POST', '/admin/events', {
+        title: 'Settings change',
+        slug: 'client-settings-change',
+        description: '',
+        endDate: '2027-06-30T00:00:00Z',
+        markets: [{ question: 'Changed?', slug: 'client-settings-change-market', feeSchedule: { rate: 0.02, exponent: 1, takerOnly: true, rebateRate: 0 } }],
+      }),
+    );
+    const market = created.markets[0];
+    const [yesToken, noToken] = JSON.parse(market.clobTokenIds) as string[];
+    const host = stack.urls.clob;
+    const maker = await tradingClient(host);
+    const taker = await tradingClient(host);
+    let resting;
+    for (let attempt = 0; attempt < 50 && !resting?.success; attempt++) {
+      resting = await maker.createAndPostOrder({ tokenID: yesToken!, price: 0.5, size: 5, side: Side.BUY }, undefined, OrderType.GTC);
+      if (!resting.success) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(resting).toMatchObject({ success: true, status: 'live' });
+
+    const patched = await stack.admin('PATCH', `/admin/markets/${market.conditionId}`, {
+      tickSize: '0.001',
+      feeSchedule: { rate: 0.1, exponent: 1, takerOnly: true, rebateRate: 0 },
+    });
+    expect(patched.status).toBe(200);
+    // The stock client keeps the tick sizes it read (upstream's clients hear of a change on a WebSocket):
+    // a new one reads the finer tick, then places an order on it.
+    let finer;
+    for (let attempt = 0; attempt < 50 && !finer?.success; attempt++) {
+      const fresh = await tradingClient(host);
+      if ((await fresh.getTickSize(yesToken!)) === '0.001') finer = await fresh.createAndPostOrder({ tokenID: yesToken!, price: 0.505, size: 5, side: Side.BUY }, undefined, OrderType.GTC);
+      if (!finer?.success) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(finer).toMatchObject({ success: true, status: 'live' });
+
+    // A BUY of NO at 0.50 mints with both bids, the one placed before the change still resting: 5 at
+    // 0.495 and 5 at 0.50 for 4.975, and the new rate's fees, 5 × 0.1 × 0.495 × 0.505 = 0.12499 and
+    // 5 × 0.1 × 0.25 = 0.125.
+    const crossing = await taker.createAndPostOrder({ tokenID: noToken!, price: 0.5, size: 10, side: Side.BUY }, undefined, OrderType.GTC);
+    expect(crossing).toMatchObject({ success: true, status: 'matched', makingAmount: '5.22499', takingAmount: '10' });
+  });
+
   // Runs last: it resolves the market.
   it("trades, reads, cancels and redeems a deposit wallet's account with its owner's keys (signature type 3)", async () => {
     const host = stack.urls.clob;

@@ -16,7 +16,7 @@ import { presentEvent, presentMarket } from '../presenters/catalog.presenter';
 import { PrismaService } from '../prisma/prisma.service';
 import { inTransaction } from '../prisma/transaction';
 import { EventWriter } from './event-writer';
-import { eventForSnapshot, followMarkets, lockEvent, writeEventFlags, writeMarketFlags } from './flag-writes';
+import { eventForSnapshot, followMarkets, lockEvent, writeEventFlags, writeMarketChanges } from './flag-writes';
 
 /** The operator's writes: create events with markets, and move the active/closed/archived flags. */
 @Injectable()
@@ -59,7 +59,10 @@ export class AdminEventsService {
       if (found.resolved && (body.closed === false || body.acceptingOrders === true)) {
         return fail('market_resolved', `market ${id} is resolved: it cannot be reopened`);
       }
-      const written = await writeMarketFlags(tx, this.outbox, found.id, body, updatedAt);
+      if (found.resolved && (body.tickSize ?? body.minOrderSize ?? body.feeSchedule) !== undefined) {
+        return fail('market_resolved', `market ${id} is resolved: its trading settings cannot change`);
+      }
+      const written = await writeMarketChanges(tx, this.outbox, found.id, body, updatedAt);
       let { event } = written;
       if (body.closed !== undefined && (await followMarkets(tx, this.outbox, event.id, updatedAt))) {
         event = await tx.event.findUniqueOrThrow({ where: { id: event.id }, include: eventForSnapshot });

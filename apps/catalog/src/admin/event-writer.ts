@@ -6,6 +6,7 @@ import { deriveMarketIdentifiers, deriveNegRiskMarketId } from '../identifiers/m
 import { CatalogOutbox } from '../outbox/catalog-outbox';
 import { eventSnapshot, marketSnapshot } from '../outbox/snapshots';
 import type { NewEvent, NewMarket } from './new-event';
+import { settingsColumns } from './market-settings';
 import { resolveTags, slugify } from './tag-resolver';
 
 /** Creates events with their markets inside a caller's transaction, with their change events. */
@@ -89,7 +90,6 @@ export class EventWriter {
     now: Date,
   ): Prisma.MarketCreateWithoutEventInput {
     const ids = deriveMarketIdentifiers(this.identifierSettings(), market.slug);
-    const fee = market.feeSchedule;
     return {
       position,
       question: market.question,
@@ -106,12 +106,9 @@ export class EventWriter {
       mirrorTokenIds: market.mirrorTokenIds ?? [],
       tickSize: parseUnits(market.tickSize)!,
       minOrderSize: BigInt(market.minOrderSize),
+      ...settingsColumns({ feeSchedule: market.feeSchedule }),
       negRisk: market.negRisk,
       negRiskMarketId: market.negRisk ? negRiskMarketId : '',
-      feeRatePpm: fee?.rate ?? 0,
-      feeExponent: fee?.exponent ?? 1,
-      feeTakerOnly: fee?.takerOnly ?? true,
-      rebateRatePpm: fee?.rebateRate ?? 0,
       startDate: new Date(market.startDate ?? event.startDate ?? now),
       endDate: new Date(market.endDate ?? event.endDate),
       ...market.flags,

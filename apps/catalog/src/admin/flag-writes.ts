@@ -2,6 +2,7 @@ import type { PatchEventRequest, PatchMarketRequest } from '@exchange/contracts'
 import type { Prisma } from '../generated/prisma/client';
 import type { CatalogOutbox } from '../outbox/catalog-outbox';
 import { eventSnapshot, marketSnapshot } from '../outbox/snapshots';
+import { settingsColumns } from './market-settings';
 
 /** What a snapshot of a market or an event needs of its event. */
 export const eventForSnapshot = { tags: { include: { tag: true } } } as const;
@@ -50,15 +51,20 @@ export async function writeEventFlags(
   }
 }
 
-/** Moves a market's flags inside a caller's transaction and announces its new state; answers both for presenting. */
-export async function writeMarketFlags(
+/**
+ * Moves a market's flags and trading settings inside a caller's transaction and announces its new
+ * state; answers both for presenting.
+ */
+export async function writeMarketChanges(
   tx: Prisma.TransactionClient,
   outbox: CatalogOutbox,
   id: number,
-  flags: PatchMarketRequest['body'] & { resolved?: true },
+  changes: PatchMarketRequest['body'] & { resolved?: true },
   updatedAt: Date,
 ) {
-  const market = await tx.market.update({ where: { id }, data: { ...flags, updatedAt }, include: { sites: true } });
+  const { tickSize, minOrderSize, feeSchedule, ...flags } = changes;
+  const data = { ...flags, ...settingsColumns({ tickSize, minOrderSize, feeSchedule }), updatedAt };
+  const market = await tx.market.update({ where: { id }, data, include: { sites: true } });
   const event = await tx.event.findUniqueOrThrow({ where: { id: market.eventId }, include: eventForSnapshot });
   await outbox.append(tx, 'catalog.evt.market.updated.v1', marketSnapshot(market, event));
   return { market, event };

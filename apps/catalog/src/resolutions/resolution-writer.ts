@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { followMarkets, lockEvent, writeMarketFlags } from '../admin/flag-writes';
+import { followMarkets, lockEvent, writeMarketChanges } from '../admin/flag-writes';
 import { CatalogOutbox } from '../outbox/catalog-outbox';
 import { PrismaService } from '../prisma/prisma.service';
 
@@ -29,7 +29,7 @@ export class ResolutionWriter {
       const market = await tx.market.findUniqueOrThrow({ where: { id: key.id } });
       let changed = false;
       if (!market.closed || market.acceptingOrders) {
-        await writeMarketFlags(tx, this.outbox, market.id, { closed: true, acceptingOrders: false, resolved: true }, updatedAt);
+        await writeMarketChanges(tx, this.outbox, market.id, { closed: true, acceptingOrders: false, resolved: true }, updatedAt);
         changed = true;
       } else if (!market.resolved) {
         // Not announced, and its time stays: the flag is the catalog's own guard (no snapshot carries it).

@@ -201,6 +201,25 @@ describe('operator writes (real PostgreSQL, NATS and JetStream)', () => {
     expect(await catalog.request('catalog.admin.markets.patch.v1', { id: '424242', body: { closed: true } })).toMatchObject({ status: 404 });
   });
 
+  it("changes a market's tick size, minimum size and fee schedule, and announces them", async () => {
+    const event = await catalog.data('catalog.admin.events.create.v1', { body: anEvent() });
+    const market = event.markets[0]!;
+    const feeSchedule = { rate: 0.05, exponent: 1, takerOnly: false, rebateRate: 0.2 };
+    const changed = await catalog.data('catalog.admin.markets.patch.v1', { id: market.conditionId, body: { tickSize: '0.001', minOrderSize: '10', feeSchedule } });
+    expect(changed.conditionId).toBe(market.conditionId);
+    const snapshots = await until(async () => {
+      const found = await marketEvents(market.conditionId);
+      return found.length === 2 ? found : undefined;
+    });
+    expect(snapshots[1]!.data).toMatchObject({
+      tickSizeUnits: 1_000,
+      minOrderSizeUnits: 10_000_000,
+      feeSchedule: { ratePpm: 50_000, exponent: 1, takerOnly: false, rebateRatePpm: 200_000 },
+    });
+    expect(await catalog.request('catalog.admin.markets.patch.v1', { id: market.id, body: { tickSize: '0.02' } })).toMatchObject({ status: 400 });
+    expect(await catalog.request('catalog.admin.markets.patch.v1', { id: market.id, body: { question: 'Other?' } })).toMatchObject({ status: 400 });
+  });
+
   it('refuses a second site with the same id or creator', async () => {
     expect(await catalog.request('catalog.admin.sites.create.v1', SITE_A)).toMatchObject({ status: 409 });
     // An id shaped like an address: `creator=` would read it as a creator address and never find the site.

@@ -146,7 +146,7 @@ describe('resolutions reach the catalog (real PostgreSQL, NATS and JetStream)', 
     }
   });
 
-  it('refuses to reopen a resolved market, while its other flags still move', async () => {
+  it('refuses to reopen a resolved market or change its trading settings, while its other flags still move', async () => {
     const created = await catalog.data('catalog.admin.events.create.v1', { body: anEvent({ markets: [aMarket(), aMarket()] }) });
     const [resolved, open] = created.markets;
     await publishResolution(resolved!.conditionId);
@@ -158,6 +158,10 @@ describe('resolutions reach the catalog (real PostgreSQL, NATS and JetStream)', 
         body: { code: 'market_resolved', error: `market ${resolved!.id} is resolved: it cannot be reopened` },
       });
     }
+    expect(await catalog.request('catalog.admin.markets.patch.v1', { id: resolved!.id, body: { tickSize: '0.001' } })).toMatchObject({
+      status: 409,
+      body: { code: 'market_resolved', error: `market ${resolved!.id} is resolved: its trading settings cannot change` },
+    });
     expect(await market(resolved!.id)).toMatchObject({ closed: true, archived: false });
     expect(await catalog.data('catalog.admin.markets.patch.v1', { id: resolved!.id, body: { archived: true } })).toMatchObject({ archived: true, closed: true });
     // A market that was not resolved opens and closes as before.

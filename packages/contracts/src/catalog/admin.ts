@@ -155,10 +155,17 @@ export const patchEventInput = z
   .strict()
   .refine(atLeastOne, 'give at least one of active, closed, archived');
 
+/** A market's flags, and its trading settings (docs/catalog.md, "A market's settings"). */
 export const patchMarketInput = z
-  .object({ ...flagsPatch, acceptingOrders: z.boolean().optional() })
+  .object({
+    ...flagsPatch,
+    acceptingOrders: z.boolean().optional(),
+    tickSize: z.enum(TICK_SIZES, { error: `tickSize must be one of ${TICK_SIZES.join(', ')}` }).optional(),
+    minOrderSize: minOrderSize.optional(),
+    feeSchedule: feeScheduleInput.optional(),
+  })
   .strict()
-  .refine(atLeastOne, 'give at least one of active, closed, archived, acceptingOrders');
+  .refine(atLeastOne, 'give at least one of active, closed, archived, acceptingOrders, tickSize, minOrderSize, feeSchedule');
 
 const idParam = queryInt('id', 1, INT32_MAX);
 
