@@ -35,7 +35,7 @@ export class AdminEventsService {
     return ok(presentEvent((await this.events.findOne({ id: created.data }, undefined))!));
   }
 
-  /** Closing or archiving an event closes or archives all its markets; reopening leaves them as they are. */
+  /** Deactivating, closing or archiving an event does the same to all its markets; undoing it leaves them as they are. */
   async patchEvent({ id, body }: PatchEventRequest): Promise<Reply<CatalogEvent>> {
     const done = await inTransaction(this.prisma, async (tx) => {
       const updatedAt = await lockEvent(tx, id);

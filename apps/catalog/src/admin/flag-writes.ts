@@ -26,9 +26,9 @@ export async function lockEvent(tx: Prisma.TransactionClient, eventId: number): 
 }
 
 /**
- * Moves an event's flags inside a caller's transaction (after `lockEvent`) and announces it. Closing or archiving an event
- * closes or archives all its markets (and announces those it changed: the others' snapshots would say
- * nothing new); reopening leaves them as they are.
+ * Moves an event's flags inside a caller's transaction (after `lockEvent`) and announces it. Deactivating, closing or
+ * archiving an event does the same to all its markets (and announces those it changed: the others'
+ * snapshots would say nothing new); undoing it leaves them as they are.
  */
 export async function writeEventFlags(
   tx: Prisma.TransactionClient,
@@ -38,8 +38,12 @@ export async function writeEventFlags(
   updatedAt: Date,
 ): Promise<void> {
   const event = await tx.event.update({ where: { id }, data: { ...flags, updatedAt }, include: eventForSnapshot });
-  const cascade = { ...(flags.closed === true && { closed: true }), ...(flags.archived === true && { archived: true }) };
-  const unlike = Object.keys(cascade).map((flag) => ({ [flag]: false }));
+  const cascade = {
+    ...(flags.active === false && { active: false }),
+    ...(flags.closed === true && { closed: true }),
+    ...(flags.archived === true && { archived: true }),
+  };
+  const unlike = Object.entries(cascade).map(([flag, value]) => ({ [flag]: !value }));
   const changing = unlike.length
     ? await tx.market.findMany({ where: { eventId: id, OR: unlike }, select: { id: true } }).then((rows) => rows.map((r) => r.id))
     : [];

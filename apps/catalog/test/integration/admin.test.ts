@@ -165,6 +165,20 @@ describe('operator writes (real PostgreSQL, NATS and JetStream)', () => {
     expect(await catalog.request('catalog.admin.events.patch.v1', { id: 987_654, body: { closed: true } })).toMatchObject({ status: 404 });
   });
 
+  it('deactivating an event deactivates its markets, which stop accepting orders; reactivating leaves them', async () => {
+    const event: CatalogEvent = await catalog.data('catalog.admin.events.create.v1', { body: anEvent({ markets: [aMarket(), aMarket()] }) });
+    // Until the eighteenth session its markets stayed active and traded, the event hidden from active=true lists.
+    const inactive = await catalog.data('catalog.admin.events.patch.v1', { id: event.id, body: { active: false } });
+    expect(inactive.markets.map((m) => m.active)).toEqual([false, false]);
+    const snapshots = await until(async () => {
+      const found = (await marketEvents(event.markets[1]!.conditionId)).filter((m) => m.subject === 'catalog.evt.market.updated.v1');
+      return found.length ? found : undefined;
+    });
+    expect(snapshots[0]!.data).toMatchObject({ active: false, acceptingOrders: false });
+    const active = await catalog.data('catalog.admin.events.patch.v1', { id: event.id, body: { active: true } });
+    expect([active.active, ...active.markets.map((m) => m.active)]).toEqual([true, false, false]);
+  });
+
   it('closes an event with its last market closed by hand, and reopens it with its first market reopened', async () => {
     const event: CatalogEvent = await catalog.data('catalog.admin.events.create.v1', { body: anEvent({ markets: [aMarket(), aMarket()] }) });
     const [first, second] = event.markets;
