@@ -1,4 +1,5 @@
 import {
+  publicSearchRequest,
   createEventInput,
   getMarketRequest,
   listEventsRequest,
@@ -44,9 +45,14 @@ describe('GET /events query', () => {
     expect(parse({ [name]: value }).success).toBe(valid);
   });
 
-  it('refuses a repeated scalar parameter', () => {
-    expect(parse({ limit: ['1', '2'] }).success).toBe(false);
-    expect(parse({ slug: ['a', 'b'] }).success).toBe(false);
+  it('refuses a repeated scalar parameter, saying so', () => {
+    expect(parse({ limit: ['1', '2'] }).error?.issues[0]?.message).toBe('limit must be given once');
+    expect(parse({ closed: ['true', 'false'] }).error?.issues[0]?.message).toBe('closed must be given once');
+    expect(parse({ slug: ['a', 'b'] }).error?.issues[0]?.message).toBe('slug must be a single string');
+  });
+
+  it('says a required text parameter is missing', () => {
+    expect(publicSearchRequest.safeParse({}).error?.issues[0]?.message).toBe('q is required');
   });
 
   it("reads upstream's array filters given once or repeated, each value checked", () => {

@@ -6,10 +6,15 @@ import { z } from 'zod';
  * its field in its message, so that a 400 says what was wrong.
  */
 
+/** A parameter given twice arrives as an array (it was said to be "an integer" or "true or false"). */
+const repeated = (name: string) => `${name} must be given once`;
+
 export function queryInt(name: string, min: number, max: number) {
   return z.unknown().transform((value, ctx) => {
     const n = typeof value === 'number' ? value : typeof value === 'string' && /^-?\d{1,16}$/.test(value) ? Number(value) : NaN;
-    const message = !Number.isInteger(n)
+    const message = Array.isArray(value)
+      ? repeated(name)
+      : !Number.isInteger(n)
       ? `${name} must be an integer`
       : n < min
         ? `${name} must be >= ${min}`
@@ -26,14 +31,14 @@ export function queryBool(name: string) {
   return z.unknown().transform((value, ctx) => {
     if (typeof value === 'boolean') return value;
     if (value === 'true' || value === 'false') return value === 'true';
-    ctx.addIssue({ code: 'custom', message: `${name} must be true or false` });
+    ctx.addIssue({ code: 'custom', message: Array.isArray(value) ? repeated(name) : `${name} must be true or false` });
     return z.NEVER;
   });
 }
 
 export function queryText(name: string, maxLength: number) {
   return z
-    .string({ error: `${name} must be a single string` })
+    .string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a single string`) })
     .trim()
     .min(1, `${name} must not be empty`)
     .max(maxLength, `${name} must be at most ${maxLength} characters`);
@@ -46,7 +51,7 @@ export function queryText(name: string, maxLength: number) {
 export function queryWordList<const W extends readonly [string, ...string[]]>(name: string, words: W) {
   return z.unknown().transform((value, ctx) => {
     if (typeof value !== 'string') {
-      ctx.addIssue({ code: 'custom', message: `${name} must be given once, as a comma list` });
+      ctx.addIssue({ code: 'custom', message: `${repeated(name)}, as a comma list` });
       return z.NEVER;
     }
     const list = value.split(',').map((w) => w.trim());
