@@ -53,6 +53,8 @@ export function walkBudget(book: MatchingBook, takerSide: Side, cap: number, bud
  */
 export function crossableShares(book: MatchingBook, takerSide: Side, cap: number, wanted: number): number {
   const bid = takerSide === Side.BID;
+  // Most quotes cross nothing: the best opposite price alone says so, without reading levels.
+  if ((bid ? book.bestAsk() : MICRO - book.bestBid()) > cap) return 0;
   const opposite = bid ? Side.ASK : Side.BID;
   let shares = 0;
   for (let read = 0, levels = FIRST_LEVELS; ; levels *= 2) {

@@ -1,5 +1,5 @@
 import { OrderBook, Side, type Fill } from '../../../src/core';
-import { walkBudget } from '../../../src/engine/market-buy';
+import { crossableShares, walkBudget } from '../../../src/engine/market-buy';
 
 /** A book with one resting order per [side, price, shares] (micro-units). */
 function bookOf(...orders: [Side, number, number][]): OrderBook {
@@ -37,5 +37,19 @@ describe('walkBudget: what a market BUY’s collateral buys', () => {
     const all = levels.reduce((sum, [, price]) => sum + price, 0);
     expect(walkBudget(book, Side.BID, 990_000, all)).toEqual({ shares: 40_000_000, cost: all, spent: true });
     expect(walkBudget(book, Side.BID, 990_000, all + 1_000_000)).toEqual({ shares: 40_000_000, cost: all, spent: false });
+  });
+});
+
+describe('crossableShares: what a limit BUY would take on arrival (the part that may owe a taker fee)', () => {
+  it('counts the opposite side up to its price and its size, for YES and for NO', () => {
+    const book = bookOf([Side.ASK, 500_000, 5_000_000], [Side.ASK, 550_000, 5_000_000], [Side.BID, 400_000, 7_000_000], [Side.BID, 300_000, 2_000_000]);
+    expect(crossableShares(book, Side.BID, 450_000, 20_000_000)).toBe(0);
+    expect(crossableShares(book, Side.BID, 500_000, 20_000_000)).toBe(5_000_000);
+    expect(crossableShares(book, Side.BID, 600_000, 20_000_000)).toBe(10_000_000);
+    expect(crossableShares(book, Side.BID, 600_000, 6_000_000)).toBe(6_000_000);
+    // A BUY of NO at 0.65 meets the YES bid at 0.40 (NO at 0.60), not the one at 0.30 (NO at 0.70).
+    expect(crossableShares(book, Side.ASK, 650_000, 20_000_000)).toBe(7_000_000);
+    expect(crossableShares(book, Side.ASK, 550_000, 20_000_000)).toBe(0);
+    expect(crossableShares(new OrderBook(), Side.ASK, 990_000, 1_000_000)).toBe(0);
   });
 });
