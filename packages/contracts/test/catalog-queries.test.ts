@@ -76,6 +76,9 @@ describe('GET /events query', () => {
 
 describe('other catalog queries', () => {
   it('GET /markets/{id} takes a numeric id or a condition id', () => {
+    expect(getMarketRequest.safeParse({ id: '99999999999999999999999' }).error?.issues[0]?.message).toBe(
+      'id must be a numeric market id (1 to 2147483647) or a 0x condition id',
+    );
     expect(getMarketRequest.safeParse({ id: '12' }).success).toBe(true);
     expect(getMarketRequest.safeParse({ id: `0x${'ab'.repeat(32)}` }).success).toBe(true);
     expect(getMarketRequest.safeParse({ id: '0x12' }).success).toBe(false);

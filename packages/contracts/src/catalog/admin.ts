@@ -172,7 +172,7 @@ const idParam = queryInt('id', 1, INT32_MAX);
 export const createEventRequest = z.object({ body: createEventInput });
 export const patchEventRequest = z.object({ id: idParam, body: patchEventInput });
 export const patchMarketRequest = z.object({
-  id: z.union([z.string().regex(/^0x[0-9a-fA-F]{64}$/), idParam], { error: 'id must be a numeric market id or a condition id' }),
+  id: z.union([z.string().regex(/^0x[0-9a-fA-F]{64}$/), idParam], { error: 'id must be a numeric market id (1 to 2147483647) or a condition id' }),
   body: patchMarketInput,
 });
 export type PatchEventRequest = z.output<typeof patchEventRequest>;

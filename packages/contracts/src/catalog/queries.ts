@@ -51,7 +51,7 @@ export type GetEventRequest = z.output<typeof getEventRequest>;
 /** A catalog market id is either its numeric id or its condition id. */
 export const getMarketRequest = z.object({
   id: z.union([idDigits.refine((v) => Number(v) >= 1 && Number(v) <= INT32_MAX, 'id out of range'), conditionIdSchema], {
-    error: 'id must be a numeric market id or a 0x condition id',
+    error: 'id must be a numeric market id (1 to 2147483647) or a 0x condition id',
   }),
   creator: creatorSchema.optional(),
 });
