@@ -180,6 +180,32 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
     expect(crossing).toMatchObject({ success: true, status: 'matched', makingAmount: '5.22499', takingAmount: '10' });
   });
 
+  it('moves a market of 0.01 ticks to 0.001 once it trades above 0.96, as upstream', async () => {
+    const created = await json(
+      await stack.admin('POST', '/admin/events', {
+        title: 'Near certain',
+        slug: 'client-near-certain',
+        description: '',
+        endDate: '2027-06-30T00:00:00Z',
+        markets: [{ question: 'Certain?', slug: 'client-near-certain-market' }],
+      }),
+    );
+    const [yesToken, noToken] = JSON.parse(created.markets[0].clobTokenIds) as string[];
+    const host = stack.urls.clob;
+    const maker = await tradingClient(host);
+    const taker = await tradingClient(host);
+    let resting;
+    for (let attempt = 0; attempt < 50 && !resting?.success; attempt++) {
+      resting = await maker.createAndPostOrder({ tokenID: noToken!, price: 0.03, size: 10, side: Side.BUY }, undefined, OrderType.GTC);
+      if (!resting.success) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(await taker.createAndPostOrder({ tokenID: yesToken!, price: 0.97, size: 10, side: Side.BUY }, undefined, OrderType.GTC)).toMatchObject({
+      status: 'matched',
+    });
+    const tickOf = async () => (await json(await fetch(`${host}/tick-size?token_id=${yesToken}`))).minimum_tick_size;
+    expect(await until(async () => ((await tickOf()) === 0.001 ? true : undefined))).toBe(true);
+  });
+
   // Runs last: it resolves the market.
   it("trades, reads, cancels and redeems a deposit wallet's account with its owner's keys (signature type 3)", async () => {
     const host = stack.urls.clob;

@@ -22,6 +22,8 @@ export const marketDataEnvSchema = baseEnvSchema.extend({
    * often; quotes then trail the books by up to this much (docs/market-data.md, "Hot data in Redis").
    */
   FLUSH_INTERVAL_MS: z.coerce.number().int().min(1).max(1_000).default(50),
+  /** A market of 0.01 ticks trading above 0.96 or below 0.04 gets 0.001 ticks, as upstream (docs/market-data.md). */
+  FINER_TICK_AT_EXTREMES: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
 });
 export type MarketDataEnv = z.output<typeof marketDataEnvSchema>;
 

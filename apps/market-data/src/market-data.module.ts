@@ -13,6 +13,7 @@ import { HistoryController } from './history/history.controller';
 import { HistoryService } from './history/history.service';
 import { PriceHistoryRepository } from './history/price-history.repository';
 import { CatalogConsumer } from './markets/catalog-consumer.service';
+import { FinerTicks } from './markets/finer-ticks';
 import { HotMetadataWriter } from './markets/hot-metadata.writer';
 import { MarketRepository } from './markets/market.repository';
 import { MarketRegistry } from './markets/market-registry';
@@ -46,6 +47,7 @@ export class MarketDataModule {
         EngineSources,
         PriceBackfill,
         RewardsService,
+        FinerTicks,
         MarketsService,
         BooksService,
         HistoryService,

@@ -15,6 +15,7 @@ import { EngineSources } from '../engine/engine-sources';
 import { PriceBackfill } from '../history/price-backfill';
 import { PriceHistoryRepository, type PriceRow } from '../history/price-history.repository';
 import { CatalogConsumer } from '../markets/catalog-consumer.service';
+import { FinerTicks } from '../markets/finer-ticks';
 import { MarketRegistry } from '../markets/market-registry';
 import { SnapshotRepository } from '../streams/snapshot.repository';
 import { FlushPacer } from './flush-pacer';
@@ -71,6 +72,7 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
     private readonly quotes: QuoteWriter,
     private readonly sources: EngineSources,
     private readonly backfill: PriceBackfill,
+    private readonly finerTicks: FinerTicks,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     @Inject(MARKET_DATA_ENV) private readonly env: MarketDataEnv,
   ) {
@@ -213,6 +215,8 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
     const { price, side } = yesTermsOf(event, token.outcome);
     const conditionId = token.market.conditionId;
     this.books.applyTrade(conditionId, { price, side, seq: position, time: event.matchTime });
+    // Live trades only: a replay at start-up would ask again for what was settled long ago.
+    if (this.quotesLive) this.finerTicks.traded(conditionId, price);
     this.changed.add(conditionId);
     this.rows.push({ tradeId: event.id, conditionId, timeMs: event.matchTime, price, streamSeq: position, notional: takerCollateral(event) });
   }

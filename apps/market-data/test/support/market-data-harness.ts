@@ -46,6 +46,8 @@ export interface MarketDataUnderTest {
   restart(whileDown?: () => Promise<void>): Promise<void>;
   /** Answers as order-matching does what a replica rebuilds from, with these pages in turn (read when asked). */
   answerAsEngine<S extends EngineSourceSubject>(subject: S, pages: RpcResponse<S>[]): void;
+  /** Answers requests on a subject as another service would (the catalog, say). */
+  answer(subject: RpcSubject, reply: (data: unknown) => Reply<unknown>): void;
   stop(): Promise<void>;
 }
 
@@ -78,6 +80,15 @@ export async function startMarketData(): Promise<MarketDataUnderTest> {
   const publish = async (subject: string, payload: unknown) => {
     await nc.jetstream().publish(prefixed(prefix, subject), codec.encode(payload));
   };
+  const answer = (subject: RpcSubject, reply: (data: unknown) => Reply<unknown>) => {
+    // The wire format of Nest's NATS transport, which the services' RpcClient reads.
+    nc.subscribe(prefixed(prefix, subject), {
+      callback: (_error, msg) => {
+        const { id, data } = codec.decode(msg.data) as { id: string; data: unknown };
+        msg.respond(codec.encode({ id, isDisposed: true, response: reply(data) }));
+      },
+    });
+  };
   let batches = 0;
   const publishBatch = (events: MatchingEvent[]) => publish(MATCHING_BATCH_SUBJECT, { batchId: `test-batch-${++batches}`, events });
   return {
@@ -102,15 +113,13 @@ export async function startMarketData(): Promise<MarketDataUnderTest> {
       app = await boot();
     },
     answerAsEngine(subject, pages) {
-      // The wire format of Nest's NATS transport, which the services' RpcClient reads.
-      nc.subscribe(prefixed(prefix, subject), {
-        callback: (_error, msg) => {
-          const { id, data } = codec.decode(msg.data) as { id: string; data: { after?: string } };
-          const page = pages.find((_page, i) => (i === 0 ? data.after === undefined : pages[i - 1]!.next === data.after));
-          msg.respond(codec.encode({ id, isDisposed: true, response: page ? ok(page) : fail('invalid_request', 'no such page') }));
-        },
+      answer(subject, (data) => {
+        const { after } = data as { after?: string };
+        const page = pages.find((_page, i) => (i === 0 ? after === undefined : pages[i - 1]!.next === after));
+        return page ? ok(page) : fail('invalid_request', 'no such page');
       });
     },
+    answer,
     async stop() {
       await app.close();
       const keys = await redis.keys(`${prefix}:*`);
