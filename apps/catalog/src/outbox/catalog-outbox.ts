@@ -1,4 +1,4 @@
-import { Inject, Injectable, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import { CATALOG_STREAM, type CatalogStreamPayload, type CatalogStreamSubject } from '@exchange/contracts';
 import {
@@ -13,10 +13,20 @@ import {
 import type { Prisma } from '../generated/prisma/client';
 import { PrismaService } from '../prisma/prisma.service';
 
-/** The catalog's outbox: change events written in the same transaction as the change. */
+/** How long a published row stays (its message is in the stream, which keeps everything), and how often they are pruned. */
+const PUBLISHED_KEPT_MS = 24 * 3_600_000;
+const PRUNE_EVERY_MS = 10 * 60_000;
+
+/**
+ * The catalog's outbox: change events written in the same transaction as the change. Published rows
+ * are deleted a day later (they were kept for good, one per change, each with its snapshot; found by a
+ * soak): the stream holds the messages, and a day of rows still says what went out when.
+ */
 @Injectable()
 export class CatalogOutbox implements OutboxStore, OnModuleInit, BeforeApplicationShutdown {
+  private readonly logger = new Logger(CatalogOutbox.name);
   private relay?: OutboxRelay;
+  private pruner?: NodeJS.Timeout;
 
   constructor(
     private readonly prisma: PrismaService,
@@ -28,11 +38,20 @@ export class CatalogOutbox implements OutboxStore, OnModuleInit, BeforeApplicati
     await ensureStream(this.nc, this.env.NATS_PREFIX, CATALOG_STREAM);
     this.relay = new OutboxRelay(this.nc.jetstream(), this.env.NATS_PREFIX, this);
     this.relay.start();
+    const prune = () => this.prune(Date.now()).catch((error) => this.logger.warn(`published outbox rows not pruned, again in 10 minutes: ${String(error)}`));
+    this.pruner = setInterval(() => void prune(), PRUNE_EVERY_MS).unref();
   }
 
   /** Before PostgreSQL and NATS close (onApplicationShutdown): a publish in progress marks its rows. */
   async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.pruner);
     await this.relay?.stop();
+  }
+
+  /** Deletes the rows published more than a day before `now` (ms); answers how many. */
+  async prune(now: number): Promise<number> {
+    const { count } = await this.prisma.outboxMessage.deleteMany({ where: { publishedAt: { lt: new Date(now - PUBLISHED_KEPT_MS) } } });
+    return count;
   }
 
   append<S extends CatalogStreamSubject>(tx: Prisma.TransactionClient, subject: S, payload: CatalogStreamPayload<S>) {
