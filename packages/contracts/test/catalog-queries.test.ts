@@ -1,5 +1,4 @@
 import {
-  publicSearchRequest,
   createEventInput,
   getMarketRequest,
   listEventsRequest,
