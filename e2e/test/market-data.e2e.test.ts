@@ -68,13 +68,21 @@ describe('market data through the gateway', () => {
           minOrderSize: '5',
           feeSchedule: { rate: 0.04, exponent: 1, takerOnly: true, rebateRate: 0.25 },
         },
-        { question: 'Will the bridge open in June?', slug: 'bridge-june-yes', tickSize: '0.001', minOrderSize: '10' },
       ],
     });
     expect(created.status).toBe(201);
+    // A neg-risk market is one of a neg-risk event: an event may not mix them (docs/catalog.md).
+    const other = await stack.admin('POST', '/admin/events', {
+      title: 'Which month will the bridge open?',
+      slug: 'bridge-month',
+      description: '',
+      endDate: '2027-06-30T00:00:00Z',
+      markets: [{ question: 'Will the bridge open in June?', slug: 'bridge-june-yes', tickSize: '0.001', minOrderSize: '10', negRisk: true }],
+    });
+    expect(other.status).toBe(201);
     const markets = (await json(created)).markets;
     conditionId = markets[0].conditionId;
-    otherConditionId = markets[1].conditionId;
+    otherConditionId = (await json(other)).markets[0].conditionId;
     [yes, no] = JSON.parse(markets[0].clobTokenIds);
     alice = new Trader(stack.base);
     bob = new Trader(stack.base);
@@ -314,7 +322,7 @@ describe('market data through the gateway', () => {
     }
     expect(await post('/books', [{ token_id: yes }, { token_id: unknown }])).toMatchObject({ status: 404, body: { code: 'orderbook_not_found' } });
     const bad: [string, string][] = [
-      ['/book', 'token_id'],
+      ['/book', 'Invalid token id'],
       ['/book?token_id=0xabc', 'Invalid token id'],
       [`/price?token_id=${yes}`, 'side'],
       [`/price?token_id=${yes}&side=UP`, 'side must be BUY or SELL'],
