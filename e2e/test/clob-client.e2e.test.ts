@@ -1,4 +1,4 @@
-import { ClobClient, OrderType, Side, SignatureTypeV2, type ApiKeyCreds } from '@polymarket/clob-client-v2';
+import { ClobClient, OrderType, Side, SignatureTypeV2, type ApiKeyCreds, type UserOrderV2 } from '@polymarket/clob-client-v2';
 import { createWalletClient, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { polygon } from 'viem/chains';
@@ -24,6 +24,24 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
     expect(creds.key).toMatch(/^[0-9a-f-]{36}$/);
     await stack.admin('POST', '/admin/deposits', { address: signer.account.address, amount: '1000' });
     return new ClobClient({ host, chain: 137, signer, creds, signatureType: SignatureTypeV2.EOA, throwOnError: true });
+  }
+
+  /** An event of one market (the market's settings as given, the rest defaults); its condition id and YES, NO tokens. */
+  async function oneMarket(slug: string, market: Record<string, unknown>): Promise<{ conditionId: string; tokens: [string, string] }> {
+    const created = await json(
+      await stack.admin('POST', '/admin/events', { title: slug, slug, description: '', endDate: '2027-06-30T00:00:00Z', markets: [{ question: `${slug}?`, slug: `${slug}-market`, ...market }] }),
+    );
+    return { conditionId: created.markets[0].conditionId, tokens: JSON.parse(created.markets[0].clobTokenIds) };
+  }
+
+  /** The engine learns of a market from the catalog's stream; a first order may race it, so it is sent again until taken. */
+  async function postOnceKnown(client: ClobClient, order: UserOrderV2) {
+    let posted;
+    for (let attempt = 0; attempt < 50 && !posted?.success; attempt++) {
+      posted = await client.createAndPostOrder(order, undefined, OrderType.GTC);
+      if (!posted.success) await new Promise((r) => setTimeout(r, 100));
+    }
+    return posted;
   }
 
   beforeAll(async () => {
@@ -62,14 +80,7 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
     expect(await maker.getNegRisk(yes)).toBe(false);
     expect(await maker.getFeeRateBps(yes)).toBe(200);
 
-    // The engine learns of the market from the catalog's stream; the first order may race it.
-    let resting;
-    for (let attempt = 0; attempt < 50; attempt++) {
-      resting = await maker.createAndPostOrder({ tokenID: yes, price: 0.6, size: 10, side: Side.BUY }, undefined, OrderType.GTC);
-      if (resting.success) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(resting).toMatchObject({ success: true, status: 'live' });
+    expect(await postOnceKnown(maker, { tokenID: yes, price: 0.6, size: 10, side: Side.BUY })).toMatchObject({ success: true, status: 'live' });
 
     // A BUY of NO at 0.40 meets the YES bid at 0.60: together they mint a pair.
     const crossing = await taker.createAndPostOrder({ tokenID: no, price: 0.4, size: 10, side: Side.BUY }, undefined, OrderType.GTC);
@@ -101,64 +112,40 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
   });
 
   it('posts limit and market orders of odd sizes on a 0.001 tick, amounts of five decimals', async () => {
-    const created = await json(
-      await stack.admin('POST', '/admin/events', {
-        title: 'Fine tick',
-        slug: 'client-fine-tick',
-        description: '',
-        endDate: '2027-06-30T00:00:00Z',
-        markets: [{ question: 'Fine?', slug: 'client-fine-tick-market', outcomes: ['Yes', 'No'], tickSize: '0.001', minOrderSize: '5', negRisk: false }],
-      }),
-    );
-    const [fineYes, fineNo] = JSON.parse(created.markets[0].clobTokenIds) as string[];
+    const {
+      tokens: [fineYes, fineNo],
+    } = await oneMarket('client-fine-tick', { tickSize: '0.001', minOrderSize: '5' });
     const host = stack.urls.clob;
     const maker = await tradingClient(host);
     const taker = await tradingClient(host);
-    expect(await maker.getTickSize(fineYes!)).toBe('0.001');
+    expect(await maker.getTickSize(fineYes)).toBe('0.001');
 
     // 5.01 × 0.123 = 0.61623: refused as "a max accuracy of 4 decimals" until the eighteenth session.
-    let resting;
-    for (let attempt = 0; attempt < 50; attempt++) {
-      resting = await maker.createAndPostOrder({ tokenID: fineYes!, price: 0.123, size: 5.01, side: Side.BUY }, undefined, OrderType.GTC);
-      if (resting.success) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const resting = await postOnceKnown(maker, { tokenID: fineYes, price: 0.123, size: 5.01, side: Side.BUY });
     expect(resting).toMatchObject({ success: true, status: 'live', makingAmount: '0', takingAmount: '0' });
     // A NO bid at 0.543 is a YES ask at 0.457.
-    expect(await maker.createAndPostOrder({ tokenID: fineNo!, price: 0.543, size: 7.77, side: Side.BUY }, undefined, OrderType.GTC)).toMatchObject({
+    expect(await maker.createAndPostOrder({ tokenID: fineNo, price: 0.543, size: 7.77, side: Side.BUY }, undefined, OrderType.GTC)).toMatchObject({
       success: true,
       status: 'live',
     });
-    await until(async () => ((await taker.getOrderBook(fineYes!)).asks.length === 1 ? true : undefined));
+    await until(async () => ((await taker.getOrderBook(fineYes)).asks.length === 1 ? true : undefined));
     // $2 at 0.457: the client signs a taker amount of 2 / 0.457 = 4.37636 shares (five decimals); the
     // engine takes the whole hundredths of a share that $2 buys there, 4.37 for 1.99709, minting them.
-    const bought = await taker.createAndPostMarketOrder({ tokenID: fineYes!, amount: 2, side: Side.BUY }, undefined, OrderType.FOK);
+    const bought = await taker.createAndPostMarketOrder({ tokenID: fineYes, amount: 2, side: Side.BUY }, undefined, OrderType.FOK);
     expect(bought).toMatchObject({ success: true, status: 'matched', makingAmount: '1.99709', takingAmount: '4.37' });
   });
 
   it("trades by a market's tick size and fees as the operator changes them (PATCH /admin/markets/{id})", async () => {
-    const created = await json(
-      await stack.admin('POST', '/admin/events', {
-        title: 'Settings change',
-        slug: 'client-settings-change',
-        description: '',
-        endDate: '2027-06-30T00:00:00Z',
-        markets: [{ question: 'Changed?', slug: 'client-settings-change-market', feeSchedule: { rate: 0.02, exponent: 1, takerOnly: true, rebateRate: 0 } }],
-      }),
-    );
-    const market = created.markets[0];
-    const [yesToken, noToken] = JSON.parse(market.clobTokenIds) as string[];
+    const {
+      conditionId: changed,
+      tokens: [yesToken, noToken],
+    } = await oneMarket('client-settings-change', { feeSchedule: { rate: 0.02, exponent: 1, takerOnly: true, rebateRate: 0 } });
     const host = stack.urls.clob;
     const maker = await tradingClient(host);
     const taker = await tradingClient(host);
-    let resting;
-    for (let attempt = 0; attempt < 50 && !resting?.success; attempt++) {
-      resting = await maker.createAndPostOrder({ tokenID: yesToken!, price: 0.5, size: 5, side: Side.BUY }, undefined, OrderType.GTC);
-      if (!resting.success) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(resting).toMatchObject({ success: true, status: 'live' });
+    expect(await postOnceKnown(maker, { tokenID: yesToken, price: 0.5, size: 5, side: Side.BUY })).toMatchObject({ success: true, status: 'live' });
 
-    const patched = await stack.admin('PATCH', `/admin/markets/${market.conditionId}`, {
+    const patched = await stack.admin('PATCH', `/admin/markets/${changed}`, {
       tickSize: '0.001',
       feeSchedule: { rate: 0.1, exponent: 1, takerOnly: true, rebateRate: 0 },
     });
@@ -168,7 +155,7 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
     let finer;
     for (let attempt = 0; attempt < 50 && !finer?.success; attempt++) {
       const fresh = await tradingClient(host);
-      if ((await fresh.getTickSize(yesToken!)) === '0.001') finer = await fresh.createAndPostOrder({ tokenID: yesToken!, price: 0.505, size: 5, side: Side.BUY }, undefined, OrderType.GTC);
+      if ((await fresh.getTickSize(yesToken)) === '0.001') finer = await fresh.createAndPostOrder({ tokenID: yesToken, price: 0.505, size: 5, side: Side.BUY }, undefined, OrderType.GTC);
       if (!finer?.success) await new Promise((r) => setTimeout(r, 100));
     }
     expect(finer).toMatchObject({ success: true, status: 'live' });
@@ -176,30 +163,19 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
     // A BUY of NO at 0.50 mints with both bids, the one placed before the change still resting: 5 at
     // 0.495 and 5 at 0.50 for 4.975, and the new rate's fees, 5 × 0.1 × 0.495 × 0.505 = 0.12499 and
     // 5 × 0.1 × 0.25 = 0.125.
-    const crossing = await taker.createAndPostOrder({ tokenID: noToken!, price: 0.5, size: 10, side: Side.BUY }, undefined, OrderType.GTC);
+    const crossing = await taker.createAndPostOrder({ tokenID: noToken, price: 0.5, size: 10, side: Side.BUY }, undefined, OrderType.GTC);
     expect(crossing).toMatchObject({ success: true, status: 'matched', makingAmount: '5.22499', takingAmount: '10' });
   });
 
   it('moves a market of 0.01 ticks to 0.001 once it trades above 0.96, as upstream', async () => {
-    const created = await json(
-      await stack.admin('POST', '/admin/events', {
-        title: 'Near certain',
-        slug: 'client-near-certain',
-        description: '',
-        endDate: '2027-06-30T00:00:00Z',
-        markets: [{ question: 'Certain?', slug: 'client-near-certain-market' }],
-      }),
-    );
-    const [yesToken, noToken] = JSON.parse(created.markets[0].clobTokenIds) as string[];
+    const {
+      tokens: [yesToken, noToken],
+    } = await oneMarket('client-near-certain', {});
     const host = stack.urls.clob;
     const maker = await tradingClient(host);
     const taker = await tradingClient(host);
-    let resting;
-    for (let attempt = 0; attempt < 50 && !resting?.success; attempt++) {
-      resting = await maker.createAndPostOrder({ tokenID: noToken!, price: 0.03, size: 10, side: Side.BUY }, undefined, OrderType.GTC);
-      if (!resting.success) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(await taker.createAndPostOrder({ tokenID: yesToken!, price: 0.97, size: 10, side: Side.BUY }, undefined, OrderType.GTC)).toMatchObject({
+    expect(await postOnceKnown(maker, { tokenID: noToken, price: 0.03, size: 10, side: Side.BUY })).toMatchObject({ success: true, status: 'live' });
+    expect(await taker.createAndPostOrder({ tokenID: yesToken, price: 0.97, size: 10, side: Side.BUY }, undefined, OrderType.GTC)).toMatchObject({
       status: 'matched',
     });
     const tickOf = async () => (await json(await fetch(`${host}/tick-size?token_id=${yesToken}`))).minimum_tick_size;
