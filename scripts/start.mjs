@@ -106,6 +106,28 @@ async function waitHealthy(app, seconds = 90) {
 // main source of the order path's slowest answers (docs/architecture.md, "Heap"). As in the image's CMD.
 const NODE_FLAGS = ['--initial-old-space-size=256'];
 
+// The logs in .run/ grow without end otherwise: the gateway's access log alone about 8 GB a day at a
+// few hundred requests a second. Each file past the limit is copied to <name>.log.1 and emptied.
+const LOG_MAX_MB = Number(process.env.LOG_MAX_MB ?? '256');
+const LOG_CHECK_MS = 60_000;
+
+/** Checked before anything starts: a bad limit would otherwise trim every log each minute, or never. */
+function checkLogLimit() {
+  if (!Number.isInteger(LOG_MAX_MB) || LOG_MAX_MB < 1) throw new Error(`LOG_MAX_MB must be a whole number of megabytes, at least 1 (got ${process.env.LOG_MAX_MB})`);
+}
+
+function trimLogsEveryMinute(say) {
+  const files = [SUPERVISOR, ...apps.map((a) => a.name)].map(logFile);
+  const timer = setInterval(() => {
+    try {
+      for (const { file, bytes } of kit().trimLogs(files, LOG_MAX_MB * 1024 * 1024)) say(`${path.basename(file)} reached ${Math.round(bytes / 1048576)} MB: copied to ${path.basename(file)}.1 and emptied`);
+    } catch (error) {
+      say(`trimming the logs failed: ${error instanceof Error ? error.message : error}`);
+    }
+  }, LOG_CHECK_MS);
+  timer.unref();
+}
+
 function supervisedApp(app, stdio) {
   const env = { ...process.env, ...shared, ...app.env };
   if (app.database) env.DATABASE_URL = `${server}/${app.database}`;
@@ -138,6 +160,7 @@ async function superviseApps(foreground) {
     }
     say(`${app.name} is healthy`);
   }
+  if (!foreground) trimLogsEveryMinute(say);
   const stop = () =>
     void supervisor.stop().then(() => {
       if (!foreground) for (const app of apps) rmSync(pidFile(app.name), { force: true });
@@ -189,6 +212,7 @@ async function main() {
   }
   await stopAll();
   if (args.includes('--stop')) return;
+  checkLogLimit();
   await migrateAll();
   const foreground = args.includes('--foreground');
   if (foreground) await superviseApps(true);

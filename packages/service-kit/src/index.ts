@@ -17,3 +17,4 @@ export * from './bootstrap/health.controller';
 export * from './bootstrap/bootstrap-service';
 export * from './jetstream/durable-feed';
 export * from './supervision/supervisor';
+export * from './supervision/log-trimmer';
