@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { MAX_BATCH_ORDERS, type OrderResult, type RpcResponse, type RpcSubject } from '@exchange/contracts';
+import { MAX_BATCH_ORDERS, MAX_CANCEL_IDS, orderIdSchema, type OrderResult, type RpcResponse, type RpcSubject } from '@exchange/contracts';
 import { answeredByNobody } from '@exchange/service-kit';
 import type { ApiCaller } from '../auth/api-caller';
 import { ApiError } from '../http/api-error';
@@ -35,15 +35,25 @@ export class OrdersService {
 
   /** POST /orders: 1 to 15 orders, one result each, in the order given. */
   placeMany(caller: ApiCaller, body: unknown): Promise<OrderResult[]> {
-    if (!Array.isArray(body) || body.length === 0) throw ApiError.of('invalid_request', 'Invalid order payload: expected an array of orders');
+    if (!Array.isArray(body)) throw ApiError.of('invalid_request', 'Invalid order payload: expected an array of orders');
+    if (body.length === 0) throw ApiError.of('invalid_request', `Invalid order payload: expected 1 to ${MAX_BATCH_ORDERS} orders, got none`);
     if (body.length > MAX_BATCH_ORDERS) {
       throw ApiError.of('invalid_request', `Too many orders in payload: ${body.length}, max allowed: ${MAX_BATCH_ORDERS}`);
     }
     return this.place(caller, body);
   }
 
+  /**
+   * DELETE /orders (and /order, checked before): the list is checked here so that the texts name what the
+   * client sent, a bare array, rather than the engine's `orderIds` field (found by a probe).
+   */
   cancel(caller: ApiCaller, ids: unknown) {
-    if (!Array.isArray(ids)) throw ApiError.of('invalid_request', 'expected a list of order ids');
+    if (!Array.isArray(ids) || ids.length === 0) throw ApiError.of('invalid_request', `expected a list of 1 to ${MAX_CANCEL_IDS} order ids`);
+    if (ids.length > MAX_CANCEL_IDS) throw ApiError.of('invalid_request', `Too many order ids: ${ids.length}, max allowed: ${MAX_CANCEL_IDS}`);
+    for (const [index, id] of ids.entries()) {
+      const parsed = orderIdSchema.safeParse(id);
+      if (!parsed.success) throw ApiError.of('invalid_request', `order id at index ${index}: ${parsed.error.issues[0]!.message}`);
+    }
     return this.forward('matching.orders.cancel.v1', { caller, orderIds: ids });
   }
 

@@ -71,12 +71,12 @@ describe('order pre-checks on the hot market metadata', () => {
   }
 
   /** A request with its L2 headers, sent as many times as asked (a replay after the first). */
-  async function send(path: '/order' | '/orders', payload: unknown, times = 1) {
+  async function send(path: '/order' | '/orders', payload: unknown, times = 1, method: 'POST' | 'DELETE' = 'POST') {
     const body = JSON.stringify(payload);
-    const headers = { ...l2Headers(credentials, wallet.address, { method: 'POST', path, body }), 'content-type': 'application/json' };
+    const headers = { ...l2Headers(credentials, wallet.address, { method, path, body }), 'content-type': 'application/json' };
     const answers = [];
     for (let i = 0; i < times; i++) {
-      const response = await fetch(`${gw.clob}${path}`, { method: 'POST', headers, body });
+      const response = await fetch(`${gw.clob}${path}`, { method, headers, body });
       answers.push({ status: response.status, body: (await response.json()) as Record<string, unknown> });
     }
     return answers;
@@ -129,6 +129,23 @@ describe('order pre-checks on the hot market metadata', () => {
     const [batchPassed, batchReplayed] = await send('/orders', batch, 2);
     expect(batchPassed).toMatchObject({ status: 425 });
     expect(batchReplayed).toEqual(unauthorized);
+  });
+
+  it('refuses empty or malformed batches and cancel lists with texts about what the client sent', async () => {
+    const refused = async (path: '/order' | '/orders', payload: unknown, method: 'POST' | 'DELETE') => {
+      const [answer] = await send(path, payload, 1, method);
+      expect(answer).toMatchObject({ status: 400, body: { code: 'invalid_request' } });
+      return answer!.body.error;
+    };
+    expect(await refused('/orders', [], 'POST')).toBe('Invalid order payload: expected 1 to 15 orders, got none');
+    expect(await refused('/orders', {}, 'POST')).toBe('Invalid order payload: expected an array of orders');
+    const id = `0x${'ab'.repeat(32)}`;
+    // Before, these named the engine's field: "orderIds: Too small ...", "orderIds.1: order id must be ...".
+    expect(await refused('/orders', [], 'DELETE')).toBe('expected a list of 1 to 1000 order ids');
+    expect(await refused('/orders', [id, 'nope'], 'DELETE')).toBe('order id at index 1: order id must be 0x + 64 hex');
+    expect(await refused('/orders', Array.from({ length: 1001 }, () => id), 'DELETE')).toBe('Too many order ids: 1001, max allowed: 1000');
+    // A good list goes on to the engine (none runs here).
+    expect((await send('/orders', [id], 1, 'DELETE'))[0]).toMatchObject({ status: 425 });
   });
 
   it('says that an order may have been placed when the engine received it but did not answer in time', async () => {

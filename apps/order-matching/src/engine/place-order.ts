@@ -39,8 +39,9 @@ function checkIdentity(state: EngineState, caller: Caller, verified: VerifiedOrd
   }
   // A bound deposit wallet trades by its owner's type-3 orders only, whoever holds a key of its address.
   if (order.signatureType === 0 && state.wallets.ownerOf(maker) !== undefined) return Rejections.depositWalletFlow();
-  if (order.signatureType === 3 && (signer !== maker || recovered !== caller.address.toLowerCase() || state.wallets.ownerOf(maker) !== recovered)) {
-    return Rejections.signer();
+  if (order.signatureType === 3) {
+    if (signer !== maker || recovered !== caller.address.toLowerCase()) return Rejections.signer();
+    if (state.wallets.ownerOf(maker) !== recovered) return Rejections.notOwnWallet(maker);
   }
   return undefined;
 }

@@ -57,6 +57,15 @@ export const Rejections = {
     reject('INVALID_ORDER_ERROR', 'signature types 1 (proxy) and 2 (Safe) are not supported: sign as 0 (EOA) or 3 (deposit wallet)'),
   /** Upstream's answer to an EOA order of an account that must trade through its deposit wallet (UPSTREAM.md). */
   depositWalletFlow: () => reject('INVALID_ORDER_ERROR', 'maker address not allowed, please use the deposit wallet flow'),
+  /**
+   * A type-3 order signed by the key's owner for an address that is not its deposit wallet. The signer
+   * text said the signer was wrong when it was the key's own address (found by a probe).
+   */
+  notOwnWallet: (maker: string) =>
+    reject(
+      'INVALID_ORDER_ERROR',
+      `the order maker ${maker} is not a deposit wallet of the API KEY's address: type 3 orders are made by the wallet the operator bound to it (POST /admin/wallets)`,
+    ),
 } as const;
 
 /** The order result of a rejected order. */

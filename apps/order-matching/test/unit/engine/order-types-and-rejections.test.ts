@@ -170,9 +170,19 @@ describe('rejections change nothing and say why in the upstream words', () => {
     const forWallet = () => aWalletOrder(bob, wallet, { side: 'BUY', price: '0.40', size: '5' });
     const before = JSON.stringify(state.ledger.get(wallet.toLowerCase(), COLLATERAL));
     // Unbound (before, this spent the wallet's balance: anybody could name any address as its wallet), or bound to another owner.
-    expect(placeOrder(state, bob, forWallet(), 10)).toMatchObject({ success: false, errorMsg: 'the order signer address has to be the address of the API KEY' });
+    const notBobs = `the order maker ${wallet.toLowerCase()} is not a deposit wallet of the API KEY's address: type 3 orders are made by the wallet the operator bound to it (POST /admin/wallets)`;
+    expect(placeOrder(state, bob, forWallet(), 10)).toMatchObject({ success: false, errorMsg: notBobs });
     state.wallets.bind(wallet.toLowerCase(), alice.address.toLowerCase());
-    expect(placeOrder(state, bob, forWallet(), 10)).toMatchObject({ success: false, errorMsg: 'the order signer address has to be the address of the API KEY' });
+    expect(placeOrder(state, bob, forWallet(), 10)).toMatchObject({ success: false, errorMsg: notBobs });
+    // Bob's own address as the wallet: the signer is the key's address, so the wallet is what is wrong.
+    const own = bob.address.toLowerCase();
+    expect(placeOrder(state, bob, aWalletOrder(bob, bob.address, { side: 'BUY', price: '0.40', size: '5' }), 10).errorMsg).toBe(
+      `the order maker ${own} is not a deposit wallet of the API KEY's address: type 3 orders are made by the wallet the operator bound to it (POST /admin/wallets)`,
+    );
+    // Someone else's signature in the envelope is still the signer's fault.
+    expect(placeOrder(state, alice, { ...forWallet(), submission: { ...forWallet().submission, owner: alice.apiKey } }, 10).errorMsg).toBe(
+      'the order signer address has to be the address of the API KEY',
+    );
     expect(JSON.stringify(state.ledger.get(wallet.toLowerCase(), COLLATERAL))).toBe(before);
     // A wallet's owner does not change, so the bound case is another exchange's.
     const bound = newEngine();
