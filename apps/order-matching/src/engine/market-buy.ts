@@ -1,5 +1,6 @@
 import { Side, type MatchingBook } from '../core';
 import { costAtCap, MICRO, SHARE_STEP, valueOf } from './book-terms';
+import { feeFor, type FeeSchedule } from './fees';
 
 /** What a marketable BUY's collateral buys from the book right now. */
 export interface BudgetWalk {
@@ -7,6 +8,8 @@ export interface BudgetWalk {
   shares: number;
   /** Collateral they cost at the makers' prices (at most the budget). */
   cost: number;
+  /** The taker fee of those shares at the prices of the levels they come from. */
+  fee: number;
   /** Whether the budget is spent: what is left does not buy 0.01 share at the cap. */
   spent: boolean;
 }
@@ -24,12 +27,13 @@ const FIRST_LEVELS = 16;
  * an exact integer. The book does not change between this walk and the command that fills it (both run
  * in one engine step), so the core then fills exactly these shares.
  */
-export function walkBudget(book: MatchingBook, takerSide: Side, cap: number, budget: number): BudgetWalk {
+export function walkBudget(book: MatchingBook, takerSide: Side, cap: number, budget: number, schedule: FeeSchedule): BudgetWalk {
   const bid = takerSide === Side.BID;
   const opposite = bid ? Side.ASK : Side.BID;
   let shares = 0;
   let cost = 0;
-  const walked = () => ({ shares, cost, spent: budget - cost < costAtCap(SHARE_STEP, cap) });
+  let fee = 0;
+  const walked = () => ({ shares, cost, fee, spent: budget - cost < costAtCap(SHARE_STEP, cap) });
   for (let read = 0, wanted = FIRST_LEVELS; ; wanted *= 2) {
     const levels = book.depth(opposite, wanted);
     for (; read < levels.length; read++) {
@@ -40,8 +44,9 @@ export function walkBudget(book: MatchingBook, takerSide: Side, cap: number, bud
       const take = Math.min(level.size, affordable);
       shares += take;
       cost += valueOf(take, price);
+      fee += feeFor(schedule, take, price);
       // Less than a level's worth left: less than 0.01 share's cost here, and every later level costs more.
-      if (take < level.size) return { shares, cost, spent: true };
+      if (take < level.size) return { shares, cost, fee, spent: true };
     }
     if (levels.length < wanted) return walked();
   }

@@ -75,15 +75,16 @@ export function placeOrder(state: EngineState, caller: Caller, verified: Verifie
   const buy = terms.side === 'BUY';
   const side = bookSide(terms.side, outcome);
   // A marketable BUY spends its collateral amount, in whole hundredths of a share (docs/trading.md).
-  const walk = marketable && buy ? walkBudget(market.book, side, terms.price, terms.collateral) : undefined;
+  const walk = marketable && buy ? walkBudget(market.book, side, terms.price, terms.collateral, market.fee) : undefined;
   if (walk && (walk.shares === 0 || (orderType === 'FOK' && !walk.spent))) {
     return reject(orderType === 'FOK' ? Rejections.fokNotFilled() : Rejections.fakNotFilled());
   }
   const shares = walk ? walk.shares : marketable ? terms.shares - (terms.shares % SHARE_STEP) : terms.shares;
   const reservedAsset = buy ? COLLATERAL : order.tokenId;
-  // A marketable BUY holds its whole amount, as upstream refuses an order its balance does not cover;
-  // what the walk leaves unspent goes back when it ends, at once.
-  const reserved = buy ? (walk ? terms.collateral : valueOf(shares, terms.price)) + buyFeeReserve(market, side, terms.price, shares, walk !== undefined, postOnly) : shares;
+  // A marketable BUY holds its whole amount, as upstream refuses an order its balance does not cover,
+  // and the taker fee of its walk at the prices it will pay; what the walk leaves unspent goes back
+  // when it ends, at once.
+  const reserved = !buy ? shares : walk ? terms.collateral + walk.fee : valueOf(shares, terms.price) + limitBuyFeeReserve(market, side, terms.price, shares, postOnly);
   if (!state.ledger.reserve(maker, reservedAsset, reserved)) return reject(Rejections.balance());
 
   const seq = state.nextSeq;
@@ -214,12 +215,12 @@ export function placeOrder(state: EngineState, caller: Caller, verified: Verifie
 }
 
 /**
- * The fees a BUY may owe: as a taker for the shares it takes on arrival (all of a marketable BUY's; of a
- * limit BUY those the book holds at its price or better, none when post-only), at worst at the price
- * closest to 0.5 it may trade at; as a maker, at its own price, for the rest, when makers pay.
+ * The fees a limit BUY may owe: as a taker for the shares the book holds at its price or better (none
+ * when post-only), at worst at the price closest to 0.5 it may trade at; as a maker, at its own price,
+ * for the rest, when makers pay.
  */
-function buyFeeReserve(market: MarketState, side: Side, price: number, shares: number, walked: boolean, postOnly: boolean): number {
-  const taken = walked ? shares : postOnly ? 0 : crossableShares(market.book, side, price, shares);
+function limitBuyFeeReserve(market: MarketState, side: Side, price: number, shares: number, postOnly: boolean): number {
+  const taken = postOnly ? 0 : crossableShares(market.book, side, price, shares);
   return maxFeeFor(market.fee, taken, price) + (market.fee.takerOnly ? 0 : feeFor(market.fee, shares - taken, price));
 }
 

@@ -3,8 +3,8 @@
  * deposit wallet or null; the filters $2 id, $3 taker, $4 maker, $5 market, $6 asset, $7 before and $8
  * after (unix seconds); $9 the page size and $10 its offset.
  *
- * Each account's taker trades and maker fills are walked newest first by an index ((taker, match_time)
- * and (maker, match_time DESC, trade_id)) and each walk stops after page + offset trades: every trade of
+ * Each account's taker trades and maker fills are walked newest first by an index ((taker, match_time,
+ * id) backwards and (maker, match_time DESC, trade_id DESC)) and each walk stops after page + offset trades: every trade of
  * the page is among the first page + offset of one of the walks, so their union holds the page. The
  * accounts are two parameters rather than an array so that the planner sees each address and its
  * statistics (through `unnest` it planned an average account, and read a market maker's 400,000 fills
@@ -22,7 +22,7 @@ const takerTrades = (account: string) => `
         AND ($6::text IS NULL OR t.token_id = $6)
         AND ($7::bigint IS NULL OR t.match_time < $7 * 1000)
         AND ($8::bigint IS NULL OR t.match_time > $8 * 1000)
-      ORDER BY t.match_time DESC, t.id LIMIT $9::int + $10::int)`;
+      ORDER BY t.match_time DESC, t.id DESC LIMIT $9::int + $10::int)`;
 
 // A maker may have several orders in one trade: one row per trade (DISTINCT ON follows the index's order).
 const makerTrades = (account: string) => `
@@ -37,7 +37,7 @@ const makerTrades = (account: string) => `
             AND ($3::text IS NULL OR t.taker = $3)
             AND ($4::text IS NULL OR EXISTS (SELECT 1 FROM trade_makers y WHERE y.trade_id = t.id AND y.maker = $4))
             AND ($6::text IS NULL OR t.token_id = $6)))
-      ORDER BY tm.match_time DESC, tm.trade_id LIMIT $9::int + $10::int)`;
+      ORDER BY tm.match_time DESC, tm.trade_id DESC LIMIT $9::int + $10::int)`;
 
 export const CALLER_TRADES = `
 WITH picked AS (
@@ -48,4 +48,4 @@ SELECT t.*, m.outcomes,
      'outcome', tm.outcome, 'side', tm.side, 'shares', tm.shares::text, 'price', tm.price) ORDER BY tm.position)
    FROM trade_makers tm WHERE tm.trade_id = t.id) AS makers
 FROM picked JOIN trades t USING (id) JOIN markets m USING (condition_id)
-ORDER BY t.match_time DESC, t.id LIMIT $9 OFFSET $10`;
+ORDER BY t.match_time DESC, t.id DESC LIMIT $9 OFFSET $10`;

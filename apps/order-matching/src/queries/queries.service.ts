@@ -17,7 +17,7 @@ import { callerAccounts, fundingAccount } from '../engine/caller-accounts';
 import { COLLATERAL } from '../engine/ledger';
 import { EngineService } from '../engine-host/engine.service';
 import { CALLER_TRADES } from './caller-trades-sql';
-import { nextCursor, offsetOf } from './cursor';
+import { END_CURSOR, nextCursor, offsetOf } from './cursor';
 import { presentOrder, presentTrade, type OrderRow, type TradeRow } from './presenters';
 
 const PAGE = 100;
@@ -63,19 +63,24 @@ export class QueriesService {
     const offset = offsetOf(request.next_cursor);
     if (offset === null) return fail('invalid_request', 'next_cursor is not a cursor of this list');
     const accounts = callerAccounts(this.engine.state, request.caller);
-    const maker = (request.maker ?? request.maker_address)?.toLowerCase() ?? null;
+    // Upstream's `maker_address` names whose trades to list (clients send their own address), as taker or
+    // maker: one of the caller's accounts, or nothing to list. It was read as `maker`, the counterparty
+    // filter, which hid the caller's taker trades (found by a probe with the stock client).
+    const whose = request.maker_address?.toLowerCase();
+    if (whose !== undefined && !accounts.includes(whose)) return ok({ data: [], next_cursor: END_CURSOR, limit: PAGE, count: 0 });
+    const walked = whose === undefined ? accounts : [whose];
     const rows = await this.engine.pool.query<TradeRow>(CALLER_TRADES, [
-      accounts[0],
+      walked[0],
       request.id ?? null,
       request.taker?.toLowerCase() ?? null,
-      maker,
+      request.maker?.toLowerCase() ?? null,
       request.market?.toLowerCase() ?? null,
       request.asset_id ?? null,
       request.before ?? null,
       request.after ?? null,
       PAGE,
       offset,
-      accounts[1] ?? null,
+      walked[1] ?? null,
     ]);
     const data = rows.rows.map((row) => presentTrade(row, accounts));
     return ok({ data, next_cursor: nextCursor(offset, data.length, PAGE), limit: PAGE, count: data.length });

@@ -70,7 +70,9 @@ async function store(pool: Pool, trades: TradeRow[]): Promise<void> {
 
 /** What `/data/trades` must answer for the owner (its address and its wallet), every page in one list. */
 function expected(trades: TradeRow[], filter: Partial<ListTradesRequest>): string[] {
-  const mine = new Set([owner.address, wallet]);
+  // `maker_address` names one of the caller's accounts, whose trades alone are listed.
+  const all = [owner.address, wallet];
+  const mine = new Set(filter.maker_address === undefined ? all : all.filter((a) => a === filter.maker_address));
   return trades
     .filter((t) => mine.has(t.taker) || t.makers.some((m) => mine.has(m.maker)))
     .filter((t) => filter.id === undefined || t.id === filter.id)
@@ -80,7 +82,7 @@ function expected(trades: TradeRow[], filter: Partial<ListTradesRequest>): strin
     .filter((t) => filter.asset_id === undefined || t.tokenId === filter.asset_id)
     .filter((t) => filter.before === undefined || t.matchTime < filter.before * 1000)
     .filter((t) => filter.after === undefined || t.matchTime > filter.after * 1000)
-    .sort((a, b) => b.matchTime - a.matchTime || (a.id < b.id ? -1 : 1))
+    .sort((a, b) => b.matchTime - a.matchTime || (a.id < b.id ? 1 : -1))
     .map((t) => t.id);
 }
 
@@ -120,12 +122,19 @@ describe("the caller's trades, newest first, on real PostgreSQL", () => {
     ['a token', { asset_id: MARKETS[2]!.tokens[0] }],
     ['the wallet as taker', { taker: wallet }],
     ['another maker', { maker: others[0] }],
+    ["the owner's own address as maker_address", { maker_address: owner.address }],
+    ["the wallet's address as maker_address", { maker_address: wallet }],
     ['after a time', { after: Math.floor(middle.matchTime / 1000) }],
     ['before a time, in a market', { before: Math.floor(middle.matchTime / 1000), market: MARKETS[0]!.conditionId }],
     ['one id', { id: middle.id }],
   ])('lists every trade of %s once, in order, across pages', async (_name, filter) => {
     const want = expected(trades, filter);
-    if (filter.id === undefined) expect(want.length).toBeGreaterThan(filter.market || filter.asset_id || filter.taker || filter.maker ? 100 : 500);
+    if (filter.id === undefined) expect(want.length).toBeGreaterThan(filter.market || filter.asset_id || filter.taker || filter.maker || filter.maker_address ? 100 : 500);
     expect(await listed(filter)).toEqual(want);
+  });
+
+  it('lists nothing for a maker_address that is none of the caller\'s accounts', async () => {
+    expect(expected(trades, { maker: others[0] }).length).toBeGreaterThan(100);
+    expect(await listed({ maker_address: others[0] })).toEqual([]);
   });
 });

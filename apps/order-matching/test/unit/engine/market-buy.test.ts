@@ -1,5 +1,14 @@
 import { OrderBook, Side, type Fill } from '../../../src/core';
-import { crossableShares, walkBudget } from '../../../src/engine/market-buy';
+import { crossableShares, walkBudget as walkWithFees } from '../../../src/engine/market-buy';
+import type { FeeSchedule } from '../../../src/engine/fees';
+
+const FREE: FeeSchedule = { ratePpm: 0, exponent: 1, takerOnly: true, rebateRatePpm: 0 };
+/** The walks of the first tests, on a market without fees. */
+const walkBudget = (book: OrderBook, side: Side, cap: number, budget: number) => {
+  const { fee, ...walk } = walkWithFees(book, side, cap, budget, FREE);
+  expect(fee).toBe(0);
+  return walk;
+};
 
 /** A book with one resting order per [side, price, shares] (micro-units). */
 function bookOf(...orders: [Side, number, number][]): OrderBook {
@@ -37,6 +46,18 @@ describe('walkBudget: what a market BUY’s collateral buys', () => {
     const all = levels.reduce((sum, [, price]) => sum + price, 0);
     expect(walkBudget(book, Side.BID, 990_000, all)).toEqual({ shares: 40_000_000, cost: all, spent: true });
     expect(walkBudget(book, Side.BID, 990_000, all + 1_000_000)).toEqual({ shares: 40_000_000, cost: all, spent: false });
+  });
+});
+
+describe('walkBudget: the taker fee of what it buys', () => {
+  it("is the fee of each level at that level's price, not at the cap or at 0.50", () => {
+    const book = bookOf([Side.ASK, 500_000, 5_000_000], [Side.ASK, 550_000, 5_000_000]);
+    const twoPercent: FeeSchedule = { ratePpm: 20_000, exponent: 1, takerOnly: true, rebateRatePpm: 0 };
+    // 5 shares at 0.50: 5 × 0.02 × 0.25 = 0.025; 4.54 at 0.55: 4.54 × 0.02 × 0.2475 = 0.022473 → 0.02247.
+    expect(walkWithFees(book, Side.BID, 600_000, 5_000_000, twoPercent)).toEqual({ shares: 9_540_000, cost: 4_997_000, fee: 47_470, spent: true });
+    // NO bought from the YES bid at 0.45 (NO at 0.55): 3 × 0.02 × 0.2475 = 0.01485.
+    const bids = bookOf([Side.BID, 450_000, 3_000_000]);
+    expect(walkWithFees(bids, Side.ASK, 600_000, 5_000_000, twoPercent)).toEqual({ shares: 3_000_000, cost: 1_650_000, fee: 14_850, spent: false });
   });
 });
 

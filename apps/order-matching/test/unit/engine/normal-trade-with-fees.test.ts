@@ -163,4 +163,26 @@ describe('a market BUY over two levels, with taker fees', () => {
     expect(state.effects.trades[0]).toMatchObject({ shares: 9_540_000, collateral: 4_997_000, fee: 94_950 });
     expectConserved(state);
   });
+
+  it('needs the fee at the prices it pays, so a whole balance spent as the stock client computes it is taken', () => {
+    // $9.91 at a cap of 0.55 buys 18.01 shares for 9.9055; their fee at 0.55 is 18.01 × 0.04 × 0.55 ×
+    // 0.45 = 0.178299, rounded to 0.1783. The client made the amount fit a balance of 10.0883 with the fee
+    // at that price; until the nineteenth session the fee was held at 0.50 (0.1801) and the order refused.
+    const state = newEngine(fee);
+    const alice = traderOf(1);
+    const bob = traderOf(2);
+    fund(state, alice, '100');
+    split(state, alice.address, CONDITION, 20_000_000);
+    placeOrder(state, alice, anOrder(alice, { side: 'SELL', price: '0.55', size: '20' }), 1);
+    const marketBuy = () => anOrder(bob, { side: 'BUY', price: '0.55', size: '18.0181', type: 'FOK', collateral: '9.91' });
+
+    fund(state, bob, '10.0882');
+    expect(placeOrder(state, bob, marketBuy(), 2)).toMatchObject({ success: false, code: 'INVALID_ORDER_NOT_ENOUGH_BALANCE' });
+    expect(balanceOf(state, bob, COLLATERAL)).toEqual({ available: 10_088_200, reserved: 0 });
+    fund(state, bob, '0.0001');
+    expect(placeOrder(state, bob, marketBuy(), 3)).toMatchObject({ success: true, status: 'matched', makingAmount: '10.0838', takingAmount: '18.01' });
+    expect(balanceOf(state, bob, COLLATERAL)).toEqual({ available: 4_500, reserved: 0 });
+    expect(balanceOf(state, bob, YES)).toEqual({ available: 18_010_000, reserved: 0 });
+    expectConserved(state);
+  });
 });
