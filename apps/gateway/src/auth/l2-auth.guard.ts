@@ -33,6 +33,12 @@ export interface Authenticated {
 }
 
 const refused = () => ApiError.of('unauthorized', 'Unauthorized/Invalid api key');
+/**
+ * A replay says so: its signature is valid, so the text tells a replayer nothing new, while the stock
+ * clients (second timestamps) send an identical write twice in one second and, told their key was
+ * invalid, may drop good credentials (found by a probe with the stock client).
+ */
+const REPLAYED = 'Unauthorized: this signed request was already received (a replay); sign it again with a later timestamp';
 
 function sameBytes(a: Buffer, b: Buffer): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
@@ -42,7 +48,8 @@ function sameBytes(a: Buffer, b: Buffer): boolean {
  * L2: the request carries an API key of the address in `*_ADDRESS`, its passphrase, a fresh timestamp
  * and the HMAC of timestamp + method + path + body with the key's secret. A signed write is accepted
  * once (its signature is remembered in Redis for twice the window); a signed GET may be repeated within
- * the window, as the clients reuse headers across cursor pages. Every refusal is the same 401. The
+ * the window, as the clients reuse headers across cursor pages. Every refusal is the same 401, but a
+ * replay's text says what it is. The
  * replay claim and the key's rate limits (`RateLimiter`) take one Redis round trip together.
  */
 @Injectable()
@@ -92,7 +99,7 @@ export class L2Authenticator {
     if (!sameBytes(signature, expected)) throw refused();
 
     const admitted = await this.admit(key.apiKey, request.method, path, WRITES.has(request.method) ? expected.toString('base64url') : undefined);
-    if (!admitted.firstUse) throw refused();
+    if (!admitted.firstUse) throw ApiError.of('unauthorized', REPLAYED);
     return { caller: { apiKey: key.apiKey, address: key.address }, headers: admitted.headers };
   }
 

@@ -87,6 +87,11 @@ describe('L2 authentication guard', () => {
     expect(await response.json()).toEqual(L2_REFUSED);
   };
   const nowSeconds = () => Math.floor(Date.now() / 1000);
+  const replayed = { error: 'Unauthorized: this signed request was already received (a replay); sign it again with a later timestamp', code: 'unauthorized' };
+  const expectReplay = async (response: Response) => {
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual(replayed);
+  };
 
   it('accepts the stock client (POLY_ headers, seconds)', async () => {
     const stock = new ClobClient({ host: gw.clob, chain: 137, signer: wallet.signer, creds: { key: creds.apiKey, secret: creds.secret, passphrase: creds.passphrase } });
@@ -169,10 +174,10 @@ describe('L2 authentication guard', () => {
     expect(first.status).toBe(201);
     expect(await first.json()).toEqual({ caller: { apiKey: creds.apiKey, address: wallet.address.toLowerCase() }, body: JSON.parse(body) });
 
-    // The same request again, or with the signature re-encoded, is a replay.
-    await expectRefused(await fetch(`${echoBase}/test/echo`, { method: 'POST', headers, body }));
+    // The same request again, or with the signature re-encoded, is a replay, and the 401 says so.
+    await expectReplay(await fetch(`${echoBase}/test/echo`, { method: 'POST', headers, body }));
     const reencoded = headers.SVC_SIGNATURE!.replace(/-/g, '+').replace(/_/g, '/').replace(/=$/, '');
-    await expectRefused(await fetch(`${echoBase}/test/echo`, { method: 'POST', headers: { ...headers, SVC_SIGNATURE: reencoded }, body }));
+    await expectReplay(await fetch(`${echoBase}/test/echo`, { method: 'POST', headers: { ...headers, SVC_SIGNATURE: reencoded }, body }));
 
     // A new timestamp makes a new signature: accepted.
     const again = { ...l2Headers(creds, wallet.address, { method: 'POST', path: '/test/echo', body, timestamp: String(Date.now()) }), 'content-type': 'application/json' };
@@ -193,7 +198,7 @@ describe('L2 authentication guard', () => {
   it('treats PUT as a write and accepts an empty JSON body', async () => {
     const headers = { ...l2Headers(creds, wallet.address, { method: 'PUT', path: '/test/echo' }), 'content-type': 'application/json' };
     expect((await fetch(`${echoBase}/test/echo`, { method: 'PUT', headers })).status).toBe(200);
-    await expectRefused(await fetch(`${echoBase}/test/echo`, { method: 'PUT', headers }));
+    await expectReplay(await fetch(`${echoBase}/test/echo`, { method: 'PUT', headers }));
   });
 
   it('refuses invalid JSON on a signed route with 400 invalid_json', async () => {

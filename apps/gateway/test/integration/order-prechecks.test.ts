@@ -118,7 +118,7 @@ describe('order pre-checks on the hot market metadata', () => {
   });
 
   it('refuses a replayed placement with the 401 of L2, whether its orders reached the engine or not', async () => {
-    const unauthorized = { status: 401, body: { error: 'Unauthorized/Invalid api key', code: 'unauthorized' } };
+    const unauthorized = { status: 401, body: { error: 'Unauthorized: this signed request was already received (a replay); sign it again with a later timestamp', code: 'unauthorized' } };
     const [passed, replayed] = await send('/order', await orderBody(STANDARD_TOKEN, 10_000_000, 5_000_000), 2);
     expect(passed).toMatchObject({ status: 425 });
     expect(replayed).toEqual(unauthorized);
