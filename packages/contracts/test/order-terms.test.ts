@@ -59,4 +59,17 @@ describe('order terms', () => {
       message: 'invalid amounts, the market sell orders maker amount supports a max accuracy of 2 decimals, taker amount a max of 4 decimals',
     });
   });
+
+  it("name a market BUY's minimum in dollars and a market SELL's in shares", () => {
+    // $0.50 for at most 0.83 shares at a cap of 0.60.
+    expect(readOrderTerms('0x1', order('500000', '830000'), true, market)).toMatchObject({
+      code: 'INVALID_ORDER_MIN_SIZE',
+      message: 'order 0x1 is invalid. Amount ($0.5) lower than the minimum: $1',
+    });
+    expect(readOrderTerms('0x1', order('1000000', '1660000'), true, market)).toMatchObject({ side: 'BUY', collateral: 1_000_000 });
+    expect(readOrderTerms('0x1', order('4990000', '2000000', 'SELL'), true, market)).toMatchObject({
+      code: 'INVALID_ORDER_MIN_SIZE',
+      message: 'order 0x1 is invalid. Size (4.99) lower than the minimum: 5',
+    });
+  });
 });

@@ -27,6 +27,9 @@ export const Rejections = {
     reject('INVALID_ORDER_MIN_TICK_SIZE', `order ${id} is invalid. Price (${price}) breaks minimum tick size rule: ${tick}`),
   minSize: (id: string, size: string, min: string) =>
     reject('INVALID_ORDER_MIN_SIZE', `order ${id} is invalid. Size (${size}) lower than the minimum: ${min}`),
+  /** A market BUY's amount is dollars, and its text says so (it said "Size (0.5)"; found by a probe). */
+  minAmount: (id: string, amount: string) =>
+    reject('INVALID_ORDER_MIN_SIZE', `order ${id} is invalid. Amount ($${amount}) lower than the minimum: $1`),
   /** `decimals`: of the collateral amount on the market's tick (4 on a 0.01 tick, upstream's text). */
   limitPrecision: (side: 'BUY' | 'SELL', decimals: number) =>
     reject(

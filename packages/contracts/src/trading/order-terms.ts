@@ -67,10 +67,7 @@ export function readOrderTerms(
   const exact = scaled % BigInt(shares) === 0n;
   const price = buy || exact ? quotient : quotient + 1;
   if (price <= 0 || price >= MICRO) return Rejections.tick(orderId, formatUnits(price), formatUnits(market.tickSize));
-  if (buy ? collateral < MICRO : shares < market.minOrderSize) {
-    return buy
-      ? Rejections.minSize(orderId, formatUnits(collateral), '1')
-      : Rejections.minSize(orderId, formatUnits(shares), formatUnits(market.minOrderSize));
-  }
+  if (buy && collateral < MICRO) return Rejections.minAmount(orderId, formatUnits(collateral));
+  if (!buy && shares < market.minOrderSize) return Rejections.minSize(orderId, formatUnits(shares), formatUnits(market.minOrderSize));
   return { side: order.side, shares, collateral, price };
 }
