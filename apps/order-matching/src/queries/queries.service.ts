@@ -86,13 +86,17 @@ export class QueriesService {
     return ok({ data, next_cursor: nextCursor(offset, data.length, PAGE), limit: PAGE, count: data.length });
   }
 
-  /** Available balance in base units (6 decimals), as upstream's `balance`, of the account `signature_type` names. */
+  /**
+   * The account's whole balance in base units (6 decimals), what its open orders hold included, as
+   * upstream's `balance` (the wallet's on-chain balance, from which its clients subtract their open orders
+   * themselves), of the account `signature_type` names.
+   */
   balance(request: BalanceRequest): Reply<BalanceAllowance> {
     const asset = request.asset_type === 'COLLATERAL' ? COLLATERAL : request.token_id!;
     if (asset !== COLLATERAL && !this.engine.state.tokens.has(asset)) return fail('market_not_found', `unknown token ${asset}`);
     const account = fundingAccount(this.engine.state, request.caller, request.signature_type);
     if (!account.ok) return account;
     const balance = this.engine.state.ledger.get(account.data, asset);
-    return ok({ balance: String(balance.available), allowances: Object.fromEntries(EXCHANGES.map((e) => [e, UNLIMITED])) });
+    return ok({ balance: String(balance.available + balance.reserved), allowances: Object.fromEntries(EXCHANGES.map((e) => [e, UNLIMITED])) });
   }
 }
