@@ -17,12 +17,11 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
   const wallet = () =>
     createWalletClient({ account: privateKeyToAccount(generatePrivateKey()), chain: polygon, transport: http('http://127.0.0.1:9') });
 
-  async function tradingClient(host: string) {
-    const signer = wallet();
+  async function tradingClient(host: string, deposit = '1000', signer = wallet()) {
     const anonymous = new ClobClient({ host, chain: 137, signer });
     const creds = await anonymous.createOrDeriveApiKey();
     expect(creds.key).toMatch(/^[0-9a-f-]{36}$/);
-    await stack.admin('POST', '/admin/deposits', { address: signer.account.address, amount: '1000' });
+    await stack.admin('POST', '/admin/deposits', { address: signer.account.address, amount: deposit });
     return new ClobClient({ host, chain: 137, signer, creds, signatureType: SignatureTypeV2.EOA, throwOnError: true });
   }
 
@@ -133,6 +132,32 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
     // engine takes the whole hundredths of a share that $2 buys there, 4.37 for 1.99709, minting them.
     const bought = await taker.createAndPostMarketOrder({ tokenID: fineYes, amount: 2, side: Side.BUY }, undefined, OrderType.FOK);
     expect(bought).toMatchObject({ success: true, status: 'matched', makingAmount: '1.99709', takingAmount: '4.37' });
+  });
+
+  it('spends a whole balance on a market BUY above 0.50 (userUSDCBalance), and lists its trades by maker_address', async () => {
+    const {
+      tokens: [yesToken, noToken],
+    } = await oneMarket('client-whole-balance', { feeSchedule: { rate: 0.02, exponent: 1, takerOnly: true, rebateRate: 0 } });
+    const host = stack.urls.clob;
+    const maker = await tradingClient(host);
+    const takerWallet = wallet();
+    const taker = await tradingClient(host, '10', takerWallet);
+    // A NO bid at 0.45 is a YES ask at 0.55.
+    expect(await postOnceKnown(maker, { tokenID: noToken, price: 0.45, size: 20, side: Side.BUY })).toMatchObject({ success: true, status: 'live' });
+    await until(async () => ((await taker.getOrderBook(yesToken)).asks.length === 1 ? true : undefined));
+
+    // The client fits $10 less the fee at 0.55 into the balance: $9.91, 18.01 shares for 9.9055 plus a
+    // fee of 18.01 × 0.02 × 0.55 × 0.45 = 0.08915. Refused until the nineteenth session, when the fee was
+    // held at 0.50 (0.09005) and the two came to 10.00005.
+    const bought = await taker.createAndPostMarketOrder({ tokenID: yesToken, amount: 10, side: Side.BUY, userUSDCBalance: 10 }, undefined, OrderType.FOK);
+    expect(bought).toMatchObject({ success: true, status: 'matched', makingAmount: '9.99465', takingAmount: '18.01' });
+    expect((await taker.getBalanceAllowance({ asset_type: 'COLLATERAL' as never })).balance).toBe('5350');
+
+    // The stock client's examples ask for their own trades by maker_address; it hid a taker's trades.
+    const own = await taker.getTrades({ maker_address: takerWallet.account.address });
+    expect(own).toHaveLength(1);
+    expect(own[0]).toMatchObject({ trader_side: 'TAKER', size: '18.01' });
+    expect(await taker.getTrades({ maker_address: wallet().account.address })).toEqual([]);
   });
 
   it("trades by a market's tick size and fees as the operator changes them (PATCH /admin/markets/{id})", async () => {
