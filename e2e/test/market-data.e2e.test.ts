@@ -159,6 +159,12 @@ describe('market data through the gateway', () => {
     expect(sampling.body).toMatchObject({ count: 1, next_cursor: 'LTE=' });
     expect(shapeErrors(sampling.body.data, [SAMPLING_MARKET])).toEqual([]);
     expect(sampling.body.data[0]).toMatchObject({ condition_id: otherConditionId, rewards });
+    // The stock client's getSimplifiedMarkets and getSamplingSimplifiedMarkets (a 404 until the nineteenth session).
+    const simplified = await get('/sampling-simplified-markets', stack.urls.clob);
+    expect(simplified.body).toMatchObject({ count: 1, next_cursor: 'LTE=' });
+    expect(Object.keys(simplified.body.data[0]).sort()).toEqual(['accepting_orders', 'active', 'archived', 'closed', 'condition_id', 'rewards', 'tokens']);
+    expect(simplified.body.data[0]).toMatchObject({ condition_id: otherConditionId, rewards, tokens: sampling.body.data[0].tokens });
+    expect((await get('/simplified-markets')).body.data.map((m: { condition_id: string }) => m.condition_id)).toContain(otherConditionId);
     expect((await get(`/clob-markets/${otherConditionId}`)).body.r).toEqual(rewards);
     const unauthorized = await fetch(`${stack.base}/admin/markets/${otherConditionId}/rewards`, {
       method: 'PUT',

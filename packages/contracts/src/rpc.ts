@@ -30,6 +30,7 @@ import {
   type MarketByToken,
   type Rewards,
   type SamplingMarket,
+  type SimplifiedMarket,
 } from './clob/markets';
 import { marketActivityRequest, type MarketActivityPage } from './clob/market-activity';
 import {
@@ -96,6 +97,8 @@ export const rpcContract = {
   'marketdata.markets.get.v1': { request: getClobMarketRequest, response: {} as ClobMarket },
   'marketdata.markets.list.v1': { request: listClobMarketsRequest, response: {} as Page<ClobMarket> },
   'marketdata.sampling-markets.list.v1': { request: listClobMarketsRequest, response: {} as Page<SamplingMarket> },
+  'marketdata.simplified-markets.list.v1': { request: listClobMarketsRequest, response: {} as Page<SimplifiedMarket> },
+  'marketdata.sampling-simplified-markets.list.v1': { request: listClobMarketsRequest, response: {} as Page<SimplifiedMarket> },
   'marketdata.clob-market.get.v1': { request: getClobMarketRequest, response: {} as ClobMarketInfo },
   'marketdata.markets-by-token.v1': { request: tokenRequest, response: {} as MarketByToken },
   'marketdata.fee-rate.v1': { request: feeRateRequest, response: {} as FeeRate },

@@ -20,6 +20,16 @@ export class ClobMarketsController {
     return this.forward.send('marketdata.sampling-markets.list.v1', query);
   }
 
+  @Get('simplified-markets')
+  simplified(@Query() query: QueryString) {
+    return this.forward.send('marketdata.simplified-markets.list.v1', query);
+  }
+
+  @Get('sampling-simplified-markets')
+  samplingSimplified(@Query() query: QueryString) {
+    return this.forward.send('marketdata.sampling-simplified-markets.list.v1', query);
+  }
+
   @Get('clob-markets/:id')
   info(@Param('id') id: string) {
     return this.forward.send('marketdata.clob-market.get.v1', { condition_id: id });

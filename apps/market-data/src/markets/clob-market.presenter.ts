@@ -5,6 +5,7 @@ import {
   type FeeRate,
   type FeeScheduleSnapshot,
   type SamplingMarket,
+  type SimplifiedMarket,
 } from '@exchange/contracts';
 import { MICRO } from '../books/l2-book';
 import type { MarketTape } from '../books/market-books';
@@ -129,6 +130,12 @@ export function presentClobMarket(record: MarketRecord, tape: MarketTape | undef
     },
     raw_metadata: { category: s.category, sites: s.sites },
   };
+}
+
+/** The simplified lists: the sampling form cut to what upstream's simplified market holds. */
+export function presentSimplifiedMarket(record: MarketRecord, tape: MarketTape | undefined): SimplifiedMarket {
+  const { condition_id, rewards, tokens, active, closed, archived, accepting_orders } = presentSamplingMarket(record, tape);
+  return { condition_id, rewards, tokens, active, closed, archived, accepting_orders };
 }
 
 /** GET /clob-markets/{condition_id}: the abbreviated keys (docs/market-data.md). */

@@ -21,6 +21,16 @@ export class MarketsController {
     return this.markets.sampling(request);
   }
 
+  @RpcRoute('marketdata.simplified-markets.list.v1')
+  async simplified(request: RpcRequest<'marketdata.simplified-markets.list.v1'>) {
+    return this.markets.simplified(request, false);
+  }
+
+  @RpcRoute('marketdata.sampling-simplified-markets.list.v1')
+  async samplingSimplified(request: RpcRequest<'marketdata.sampling-simplified-markets.list.v1'>) {
+    return this.markets.simplified(request, true);
+  }
+
   @RpcRoute('marketdata.markets.get.v1')
   async get(request: RpcRequest<'marketdata.markets.get.v1'>) {
     return this.markets.get(request.condition_id);

@@ -11,6 +11,7 @@ import {
   type Page,
   type Reply,
   type SamplingMarket,
+  type SimplifiedMarket,
 } from '@exchange/contracts';
 import { MarketBooks } from '../books/market-books';
 import {
@@ -20,6 +21,7 @@ import {
   presentClobMarket,
   presentMarketInfo,
   presentSamplingMarket,
+  presentSimplifiedMarket,
 } from './clob-market.presenter';
 import { MarketRegistry, type MarketRecord } from './market-registry';
 import { NOT_READY, UNKNOWN_MARKET } from './replies';
@@ -41,6 +43,14 @@ export class MarketsService {
     if (!this.registry.ready) return NOT_READY;
     const sampled = this.registry.list().filter((r) => isSampling(r, this.books.peek(r.conditionId)));
     return ok(this.page(sampled, request, (r) => presentSamplingMarket(r, this.books.peek(r.conditionId))));
+  }
+
+  /** Upstream's simplified lists: every market, or the sampling ones, in the simplified form. */
+  simplified(request: ListClobMarketsRequest, samplingOnly: boolean): Reply<Page<SimplifiedMarket>> {
+    if (!this.registry.ready) return NOT_READY;
+    const all = this.registry.list();
+    const listed = samplingOnly ? all.filter((r) => isSampling(r, this.books.peek(r.conditionId))) : all;
+    return ok(this.page(listed, request, (r) => presentSimplifiedMarket(r, this.books.peek(r.conditionId))));
   }
 
   get(conditionId: string): Reply<ClobMarket> {

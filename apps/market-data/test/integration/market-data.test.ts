@@ -292,6 +292,23 @@ describe('market-data (real PostgreSQL, Redis, NATS and JetStream)', () => {
     expect(sampling).toMatchObject({ count: 1, next_cursor: 'LTE=', limit: 500 });
     expect(sampling.data[0]).toMatchObject({ condition_id: others[1]!.conditionId, rewards });
     expect(Object.keys(sampling.data[0]!)).toHaveLength(31);
+    // Upstream's simplified lists: every market or the sampling ones, cut to seven fields.
+    const simplified = await md.data('marketdata.simplified-markets.list.v1', {});
+    expect(simplified).toMatchObject({ count: 3, next_cursor: 'LTE=', limit: 500 });
+    expect(simplified.data.map((m) => m.condition_id)).toEqual([cid, ...others.map((m) => m.conditionId)]);
+    const simplifiedSampling = await md.data('marketdata.sampling-simplified-markets.list.v1', { next_cursor: 'MA==' });
+    expect(simplifiedSampling.data).toEqual([
+      {
+        condition_id: others[1]!.conditionId,
+        rewards,
+        tokens: sampling.data[0]!.tokens,
+        active: true,
+        closed: false,
+        archived: false,
+        accepting_orders: true,
+      },
+    ]);
+    expect(await md.request('marketdata.simplified-markets.list.v1', { next_cursor: 'LTE=' })).toMatchObject({ ok: false, status: 400 });
     expect((await md.data('marketdata.clob-market.get.v1', { condition_id: others[1]!.conditionId })).r).toEqual(rewards);
   });
 

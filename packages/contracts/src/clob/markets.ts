@@ -71,6 +71,12 @@ export const tokenIdSchema = z
 /** A sampling market: the CLOB market without the fields upstream leaves out of that list (SPEC.md). */
 export type SamplingMarket = Omit<ClobMarket, 'status' | 'slug' | 'market_id' | 'assets_ids' | 'outcomes' | 'event' | 'raw_metadata'>;
 
+/**
+ * A market of upstream's simplified lists (`/simplified-markets`, `/sampling-simplified-markets`): what a
+ * client scanning for markets to trade reads of each, its tokens with prices and the reward terms.
+ */
+export type SimplifiedMarket = Pick<ClobMarket, 'condition_id' | 'rewards' | 'tokens' | 'active' | 'closed' | 'archived' | 'accepting_orders'>;
+
 /** Fee details in the abbreviated form of `/clob-markets` and `/fee-rate`: rate, exponent, takerOnly. */
 export interface FeeDetails {
   r: number;
