@@ -49,8 +49,8 @@ function sameBytes(a: Buffer, b: Buffer): boolean {
  * and the HMAC of timestamp + method + path + body with the key's secret. A signed write is accepted
  * once (its signature is remembered in Redis for twice the window); a signed GET may be repeated within
  * the window, as the clients reuse headers across cursor pages. Every refusal is the same 401, but a
- * replay's text says what it is. The
- * replay claim and the key's rate limits (`RateLimiter`) take one Redis round trip together.
+ * replay's text says what it is. The replay claim and the key's rate limits (`RateLimiter`) take one
+ * Redis round trip together.
  */
 @Injectable()
 export class L2Authenticator {

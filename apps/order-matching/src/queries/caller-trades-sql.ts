@@ -4,8 +4,9 @@
  * after (unix seconds); $9 the page size and $10 its offset.
  *
  * Each account's taker trades and maker fills are walked newest first by an index ((taker, match_time,
- * id) backwards and (maker, match_time DESC, trade_id DESC)) and each walk stops after page + offset trades: every trade of
- * the page is among the first page + offset of one of the walks, so their union holds the page. The
+ * id) backwards and (maker, match_time DESC, trade_id DESC)) and each walk stops after page + offset
+ * trades: every trade of the page is among the first page + offset of one of the walks, so their union
+ * holds the page. The
  * accounts are two parameters rather than an array so that the planner sees each address and its
  * statistics (through `unnest` it planned an average account, and read a market maker's 400,000 fills
  * with a bitmap scan and a sort). Filters on the maker side read the trade only when one is given.
