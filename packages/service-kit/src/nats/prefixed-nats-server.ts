@@ -15,6 +15,8 @@ interface Options {
   prefix: string;
   /** Queue group: replicas of one service share the requests instead of all answering them. */
   queue: string;
+  /** Pause between reconnection attempts (nats.js' default, 2 s, unless a test wants it shorter). */
+  reconnectTimeWaitMs?: number;
 }
 
 /**
@@ -26,11 +28,28 @@ interface Options {
 export class PrefixedNatsServer extends ServerNats {
   private readonly prefix: string;
   private readonly queue: string;
+  private closing = false;
 
   constructor(options: Options) {
-    super({ servers: options.servers, queue: options.queue, gracefulShutdown: true, gracePeriod: 200, noAsyncTraces: true });
+    // Reconnects for as long as it takes: with nats.js' default of 10 attempts the connection closed for
+    // good after a NATS outage of about 20 s, and the service, alive and healthy, answered nothing again
+    // (found by a chaos probe; the services' other connection already retried forever).
+    super({
+      servers: options.servers,
+      queue: options.queue,
+      gracefulShutdown: true,
+      gracePeriod: 200,
+      noAsyncTraces: true,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: options.reconnectTimeWaitMs ?? 2_000,
+    });
     this.prefix = options.prefix;
     this.queue = options.queue;
+  }
+
+  override async close(): Promise<void> {
+    this.closing = true;
+    await super.close();
   }
 
   /**
@@ -41,6 +60,13 @@ export class PrefixedNatsServer extends ServerNats {
   override start(callback: (err?: unknown, ...optionalParams: unknown[]) => void): void {
     const client = this.unwrap<NatsConnection>();
     this.bindEvents(client);
+    // Closed other than by close(): a fatal error (reconnection never gives up). A service that takes no
+    // requests must not look alive, so it exits and its supervisor starts it again.
+    void client.closed().then((error) => {
+      if (this.closing) return;
+      this.logger.error(`the NATS connection that serves requests closed for good (${String(error ?? 'no error')}); exiting`);
+      process.exit(1);
+    });
     client.flush().then(() => callback(), callback);
   }
 

@@ -1,0 +1,99 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { connect as connectTcp } from 'node:net';
+import { Controller, Module, type INestMicroservice } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { connect, type NatsConnection } from 'nats';
+import { ok, type ListTagsRequest, type Reply, type Tag } from '@exchange/contracts';
+import { freePort, TEST_NATS_URL, testPrefix } from '@exchange/testing';
+import { HealthController } from '../src/bootstrap/health.controller';
+import { PrefixedNatsServer } from '../src/nats/prefixed-nats-server';
+import { RpcClient } from '../src/nats/rpc-client';
+import { RpcRoute } from '../src/nats/rpc-route';
+
+@Controller()
+class TagsController {
+  @RpcRoute('catalog.tags.list.v1')
+  async list(_request: ListTagsRequest): Promise<Reply<Tag[]>> {
+    return ok([]);
+  }
+}
+
+@Module({ controllers: [TagsController] })
+class TagsModule {}
+
+/** A NATS server of this test's own (the machine's is shared by every test run), stopped and started again. */
+function startNats(port: number): ChildProcess {
+  return spawn(process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server', ['-a', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+}
+
+async function listening(port: number): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const up = await new Promise<boolean>((resolve) => {
+      const socket = connectTcp(port, '127.0.0.1', () => resolve(true)).on('error', () => resolve(false));
+      socket.unref();
+      setTimeout(() => socket.destroy(), 200);
+    });
+    if (up) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`nats-server did not listen on ${port}`);
+}
+
+async function stop(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null) return;
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  server.kill('SIGTERM');
+  await exited;
+}
+
+describe('a service across a NATS outage longer than ten reconnection attempts', () => {
+  const prefix = testPrefix('outage');
+  let port: number;
+  let nats: ChildProcess;
+  let app: INestMicroservice;
+  let client: NatsConnection;
+
+  beforeAll(async () => {
+    port = await freePort();
+    nats = startNats(port);
+    await listening(port);
+    // Attempts 50 ms apart: nats.js' default of ten gives up within about 1.5 s (jitter included).
+    const strategy = new PrefixedNatsServer({ servers: `nats://127.0.0.1:${port}`, prefix, queue: 'outage-test', reconnectTimeWaitMs: 50 });
+    app = await NestFactory.createMicroservice(TagsModule, { strategy, logger: false });
+    await app.listen();
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    await app?.close();
+    await stop(nats);
+  });
+
+  it('takes requests again once NATS is back', async () => {
+    await stop(nats);
+    // Long enough for thirty attempts and more: before, the service's connection had closed for good.
+    await new Promise((r) => setTimeout(r, 3_000));
+    nats = startNats(port);
+    await listening(port);
+
+    client = await connect({ servers: `nats://127.0.0.1:${port}` });
+    const rpc = new RpcClient(client, prefix, 1_000);
+    let reply = await rpc.request('catalog.tags.list.v1', {});
+    // The service resubscribes when its reconnection succeeds: give it a few of its 50 ms attempts.
+    for (let i = 0; i < 60 && !reply.ok; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      reply = await rpc.request('catalog.tags.list.v1', {});
+    }
+    expect(reply).toEqual({ ok: true, data: [] });
+  });
+});
+
+describe('the health endpoint of a service whose NATS connection closed', () => {
+  it('answers 503, which a probe acts on (it answered 200 with status down)', async () => {
+    const nc = await connect({ servers: TEST_NATS_URL });
+    const health = new HealthController(nc);
+    expect(health.health()).toEqual({ status: 'ok' });
+    await nc.close();
+    expect(() => health.health()).toThrow(expect.objectContaining({ status: 503, response: { status: 'down' } }));
+  });
+});
