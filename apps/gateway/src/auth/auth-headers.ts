@@ -20,6 +20,15 @@ export function timestampMs(value: string | undefined): number | null {
   return value.length === 13 ? n : n * 1_000;
 }
 
+/**
+ * The latest time (unix ms) a request with this timestamp can have been signed: the timestamp itself
+ * in milliseconds, the last millisecond of its second in seconds (`null` when malformed).
+ */
+export function signedByMs(value: string | undefined): number | null {
+  const at = timestampMs(value);
+  return at === null || value!.length === 13 ? at : at + 999;
+}
+
 /** True when the timestamp is within the freshness window of `nowMs`, either way. */
 export function isFresh(value: string | undefined, nowMs: number, maxSkewMs: number): boolean {
   const at = timestampMs(value);

@@ -9,7 +9,7 @@ import { RateLimiter, type ResponseHeaders } from '../rate-limits/rate-limiter';
 import type { ApiCaller, AuthenticatedRequest } from './api-caller';
 import type { ActiveApiKey } from './api-key-cache';
 import { ApiKeysService } from './api-keys.service';
-import { authHeader, isFresh, type RequestHeaders } from './auth-headers';
+import { authHeader, isFresh, signedByMs, type RequestHeaders } from './auth-headers';
 import { AuthResources } from './auth-resources';
 
 /** What the L2 check reads of a request. */
@@ -39,6 +39,9 @@ const refused = () => ApiError.of('unauthorized', 'Unauthorized/Invalid api key'
  * invalid, may drop good credentials (found by a probe with the stock client).
  */
 const REPLAYED = 'Unauthorized: this signed request was already received (a replay); sign it again with a later timestamp';
+/** Signed before Redis, which remembers received writes, started empty: it may have been received before. */
+const BEFORE_MEMORY =
+  'Unauthorized: this signed request is older than the exchange\'s memory of received requests (it restarted), so it may be a replay; sign it again with a later timestamp';
 
 function sameBytes(a: Buffer, b: Buffer): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
@@ -98,8 +101,10 @@ export class L2Authenticator {
     const expected = l2SignatureBytes(key.hmacKey, timestamp, request.method, path, request.rawBody);
     if (!sameBytes(signature, expected)) throw refused();
 
-    const admitted = await this.admit(key.apiKey, request.method, path, WRITES.has(request.method) ? expected.toString('base64url') : undefined);
-    if (!admitted.firstUse) throw ApiError.of('unauthorized', REPLAYED);
+    const write = WRITES.has(request.method) ? { signature: expected.toString('base64url'), signedByMs: signedByMs(timestamp)! } : undefined;
+    const admitted = await this.admit(key.apiKey, request.method, path, write);
+    if (admitted.claim === 'seen') throw ApiError.of('unauthorized', REPLAYED);
+    if (admitted.claim === 'before-memory') throw ApiError.of('unauthorized', BEFORE_MEMORY);
     return { caller: { apiKey: key.apiKey, address: key.address }, headers: admitted.headers };
   }
 
@@ -112,9 +117,9 @@ export class L2Authenticator {
     }
   }
 
-  private async admit(apiKey: string, method: string, path: string, writeSignature?: string) {
+  private async admit(apiKey: string, method: string, path: string, write?: { signature: string; signedByMs: number }) {
     try {
-      return await this.limiter.admitSigned(apiKey, method, path, writeSignature);
+      return await this.limiter.admitSigned(apiKey, method, path, write);
     } catch (error) {
       if (error instanceof ApiError) throw error;
       // Without Redis a replay cannot be told apart: refuse writes rather than accept them unchecked.

@@ -10,8 +10,11 @@ export interface BucketCheck {
 
 /** What one request asks of Redis: a signature to claim (signed writes), token buckets to take from. */
 export interface Admission {
-  /** Key remembering a signed write's signature; absent for requests that may repeat. */
-  claim?: string;
+  /**
+   * Key remembering a signed write's signature, and the latest time it can have been signed (unix ms:
+   * a timestamp in seconds may be of any millisecond of its second); absent for requests that may repeat.
+   */
+  claim?: { key: string; signedByMs: number };
   /** The hash of the caller's buckets (one per client address or API key). */
   bucketsKey: string;
   /** The route's buckets: the same array for every request of a route, sent once per script run. */
@@ -29,12 +32,19 @@ export interface BucketVerdict {
   retryAfterMs: number;
 }
 
+/**
+ * A claim's outcome: `new`, `seen` (a replay), or `before-memory`: signed before Redis started (empty),
+ * so a replay could not be told apart. Nothing is taken from the buckets unless `new`.
+ */
+export type ClaimOutcome = 'new' | 'seen' | 'before-memory';
+
 export interface AdmissionAnswer {
-  /** False when the claimed signature was seen before (nothing was taken from the buckets then). */
-  firstUse: boolean;
-  /** Null without buckets, or for a replay. */
+  claim: ClaimOutcome;
+  /** Null without buckets, or for a claim that was not new. */
   verdict: BucketVerdict | null;
 }
+
+const OUTCOMES: ClaimOutcome[] = ['seen', 'new', 'before-memory'];
 
 /**
  * Per request, in order: the claim (`SET NX EX`), then, unless it was a replay, the buckets. A bucket is
@@ -44,17 +54,38 @@ export interface AdmissionAnswer {
  * only if every one of its buckets admits it, and then charged to all of them; a refused request is
  * charged to none. The hash lives as long as its least full bucket and at most a minute longer (its
  * expiry moves a minute at a time, so that most requests need no expiry command). Two requests of one
- * run on the same bucket see each other. ARGV: claim TTL s, the run's distinct bucket sets (count, then per set its size
- * and (field, limit, window ms) per bucket), request count, then per request: claim flag and its set's
- * number (0: none). Sending each route's set once per run rather than with every request keeps the
- * command small (the arguments of every request cost the gateway CPU to encode). KEYS: per request its
- * claim key if flagged, then its hash if it has buckets. Answers per request: first use, admitted,
- * limit, remaining, reset ms, retry-after ms.
+ * run on the same bucket see each other.
+ *
+ * Claims are only as old as Redis: one that keeps nothing on disk forgets every claim when it
+ * restarts. Within a claim's lifetime of its start, a claim of a write certainly signed before Redis
+ * started (the last millisecond its timestamp allows is earlier) is answered `before-memory` and
+ * neither made nor charged: its first use may have been forgotten (until the nineteenth session a write
+ * sent again after a Redis restart, within its timestamp's window, was carried out twice; found by a
+ * chaos probe). Later, a write signed that long ago is stale anyway. The start comes from `INFO`'s
+ * uptime (whole seconds: the latest moment they allow) and is kept in KEYS[1] for a claim lifetime (0
+ * once it no longer matters), so that `INFO` runs about once a lifetime; a restart drops the key too. A `FLUSHALL` is not a restart: the
+ * claims it drops are not noticed.
+ *
+ * ARGV: claim TTL s, the run's distinct bucket sets (count, then per set its size and (field, limit,
+ * window ms) per bucket), request count, then per request: claim flag, its set's number (0: none) and
+ * the latest signing time of its claim (ms; 0 without a claim). Sending each route's set once per run
+ * rather than with every request keeps the command small (the arguments of every request cost the
+ * gateway CPU to encode). KEYS: the key of Redis's start, then per request its claim key if flagged,
+ * then its hash if it has buckets. Answers per request: claim outcome (0 seen, 1 new, 2 before Redis's
+ * start), admitted, limit, remaining, reset ms, retry-after ms.
  */
 const ADMIT_SCRIPT = `
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
 local claim_ttl = ARGV[1]
+local since = tonumber(redis.call('GET', KEYS[1]) or '-1')
+if since == -1 then
+  local uptime_ms = tonumber(string.match(redis.call('INFO', 'server'), 'uptime_in_seconds:(%d+)')) * 1000
+  local lifetime_ms = tonumber(claim_ttl) * 1000
+  since = 0
+  if uptime_ms < lifetime_ms then since = now - uptime_ms end
+  redis.call('SET', KEYS[1], string.format('%.17g', since), 'PX', lifetime_ms)
+end
 local sets = {}
 local a = 3
 for s = 1, tonumber(ARGV[2]) do
@@ -72,14 +103,18 @@ for s = 1, tonumber(ARGV[2]) do
 end
 local count = tonumber(ARGV[a])
 a = a + 1
-local k = 1
+local k = 2
 local answers = {}
 for c = 1, count do
-  local claimed, s = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
-  a = a + 2
+  local claimed, s, signed_by = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
+  a = a + 3
   local first = 1
   if claimed == 1 then
-    first = redis.call('SET', KEYS[k], '1', 'NX', 'EX', claim_ttl) and 1 or 0
+    if signed_by < since then
+      first = 2
+    else
+      first = redis.call('SET', KEYS[k], '1', 'NX', 'EX', claim_ttl) and 1 or 0
+    end
     k = k + 1
   end
   local answer = { first, 0, 0, 0, 0, 0 }
@@ -153,21 +188,22 @@ type AdmittingRedis = Redis & { admitRequests(keyCount: number, ...args: (string
 export class AdmissionStore {
   private readonly batch: TurnBatch<Admission, AdmissionAnswer>;
 
-  constructor(redis: Redis, claimTtlSeconds: number) {
+  /** `startKey`: where the script keeps Redis's start while it matters to claims. */
+  constructor(redis: Redis, claimTtlSeconds: number, startKey: string) {
     redis.defineCommand('admitRequests', { lua: ADMIT_SCRIPT });
     const admitting = redis as AdmittingRedis;
     this.batch = new TurnBatch(async (admissions) => {
-      const keys: string[] = [];
+      const keys: string[] = [startKey];
       const sets = new Map<readonly BucketCheck[], number>();
       const perRequest: number[] = [];
       for (const { claim, bucketsKey, buckets } of admissions) {
-        if (claim !== undefined) keys.push(claim);
+        if (claim !== undefined) keys.push(claim.key);
         let set = 0;
         if (buckets.length > 0) {
           keys.push(bucketsKey);
           set = sets.get(buckets) ?? sets.set(buckets, sets.size + 1).size;
         }
-        perRequest.push(claim === undefined ? 0 : 1, set);
+        perRequest.push(claim === undefined ? 0 : 1, set, claim?.signedByMs ?? 0);
       }
       const args: (string | number)[] = [claimTtlSeconds, sets.size];
       for (const buckets of sets.keys()) {
@@ -177,7 +213,7 @@ export class AdmissionStore {
       args.push(admissions.length, ...perRequest);
       const answers = await admitting.admitRequests(keys.length, ...keys, ...args);
       return answers.map(([first, admitted, limit, remaining, resetAtMs, retryAfterMs], i) => ({
-        firstUse: first === 1,
+        claim: OUTCOMES[first!]!,
         verdict:
           first === 1 && admissions[i]!.buckets.length > 0
             ? { admitted: admitted === 1, limit: limit!, remaining: remaining!, resetAtMs: resetAtMs!, retryAfterMs: retryAfterMs! }

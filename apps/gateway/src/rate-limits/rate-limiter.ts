@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from '@nestjs/common';
 import type { GatewayEnv } from '../config';
-import type { AdmissionStore, BucketCheck, BucketVerdict } from '../http/admission-store';
+import type { AdmissionStore, BucketCheck, BucketVerdict, ClaimOutcome } from '../http/admission-store';
 import { ApiError } from '../http/api-error';
 import { clientAddress } from '../http/client-address';
 import { FailedAuthGate } from './failed-auth-gate';
@@ -86,14 +86,19 @@ export class RateLimiter {
   }
 
   /**
-   * An authenticated L2 request: the signature of a write claimed (`firstUse` false: a replay, nothing
-   * taken; remembered for twice the L2 window) and its key's limits taken. A failure of Redis is thrown
-   * when there is a signature to claim.
+   * An authenticated L2 request: the signature of a write claimed (remembered for twice the L2 window;
+   * `seen`: a replay, nothing taken; `before-memory`: signed before Redis's memory of claims began) and
+   * its key's limits taken. A failure of Redis is thrown when there is a signature to claim.
    */
-  async admitSigned(apiKey: string, method: string, path: string, writeSignature?: string): Promise<{ firstUse: boolean; headers: ResponseHeaders }> {
+  async admitSigned(
+    apiKey: string,
+    method: string,
+    path: string,
+    write?: { signature: string; signedByMs: number },
+  ): Promise<{ claim: ClaimOutcome; headers: ResponseHeaders }> {
     const buckets = this.bucketsOf(method, path, true);
-    if (buckets.length === 0 && writeSignature === undefined) return { firstUse: true, headers: {} };
-    const claim = writeSignature === undefined ? undefined : `${this.settings.keyPrefix}:l2-seen:${apiKey}:${writeSignature}`;
+    if (buckets.length === 0 && write === undefined) return { claim: 'new', headers: {} };
+    const claim = write && { key: `${this.settings.keyPrefix}:l2-seen:${apiKey}:${write.signature}`, signedByMs: write.signedByMs };
     let answer;
     try {
       answer = await this.store.admit({ claim, bucketsKey: this.hashKey(`key:${apiKey}`), buckets });
@@ -101,9 +106,9 @@ export class RateLimiter {
     } catch (error) {
       if (claim !== undefined) throw error;
       this.warnOnce(error);
-      return { firstUse: true, headers: {} };
+      return { claim: 'new', headers: {} };
     }
-    return { firstUse: answer.firstUse, headers: answer.verdict ? verdictHeaders(answer.verdict) : {} };
+    return { claim: answer.claim, headers: answer.verdict ? verdictHeaders(answer.verdict) : {} };
   }
 
   /** The buckets of a route, one array per route (the store sends each once per script run). */

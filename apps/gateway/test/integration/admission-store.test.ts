@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { freePort, until } from '@exchange/testing';
 import { AdmissionStore, type BucketCheck } from '../../src/http/admission-store';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -14,7 +16,7 @@ describe('AdmissionStore', () => {
 
   beforeAll(() => {
     redis = new Redis(REDIS_URL);
-    store = new AdmissionStore(redis, CLAIM_TTL);
+    store = new AdmissionStore(redis, CLAIM_TTL, `${prefix}:redis-start`);
     // Counts the script runs; each still goes to Redis.
     runs = jest.spyOn(redis as unknown as { admitRequests: () => Promise<number[][]> }, 'admitRequests');
   });
@@ -25,7 +27,7 @@ describe('AdmissionStore', () => {
     await redis.quit();
   });
 
-  const claim = (name: string) => store.admit({ claim: `${prefix}:seen:${name}`, bucketsKey: `${prefix}:none`, buckets: [] });
+  const claim = (name: string, signedByMs = Date.now()) => store.admit({ claim: { key: `${prefix}:seen:${name}`, signedByMs }, bucketsKey: `${prefix}:none`, buckets: [] });
   const take = (who: string, ...buckets: BucketCheck[]) => store.admit({ bucketsKey: `${prefix}:rl:${who}`, buckets });
   const bucket = (field: string, limit: number, windowMs: number): BucketCheck => ({ field, limit, windowMs });
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -34,10 +36,10 @@ describe('AdmissionStore', () => {
     it('accept each signature once, a repeat in the same turn or a later one refused, in one script run per turn', async () => {
       const names = Array.from({ length: 40 }, (_, i) => `sig-${i}`);
       const firstTurn = await Promise.all([...names, 'sig-3', 'sig-3'].map(claim));
-      expect(firstTurn.map((a) => a.firstUse)).toEqual([...names.map(() => true), false, false]);
+      expect(firstTurn.map((a) => a.claim)).toEqual([...names.map(() => 'new'), 'seen', 'seen']);
       expect(firstTurn.every((a) => a.verdict === null)).toBe(true);
       expect(runs).toHaveBeenCalledTimes(1);
-      expect((await claim('sig-0')).firstUse).toBe(false);
+      expect((await claim('sig-0')).claim).toBe('seen');
       const ttl = await redis.ttl(`${prefix}:seen:sig-7`);
       expect(ttl).toBeGreaterThan(CLAIM_TTL - 5);
       expect(ttl).toBeLessThanOrEqual(CLAIM_TTL);
@@ -45,15 +47,15 @@ describe('AdmissionStore', () => {
 
     it('split a very busy turn into runs of at most 128 requests, answering every one', async () => {
       const answers = await Promise.all(Array.from({ length: 600 }, (_, i) => claim(`busy-${i}`)));
-      expect(answers.every((a) => a.firstUse)).toBe(true);
+      expect(answers.every((a) => a.claim === 'new')).toBe(true);
       expect(runs).toHaveBeenCalledTimes(5);
-      expect((await claim('busy-599')).firstUse).toBe(false);
+      expect((await claim('busy-599')).claim).toBe('seen');
     });
 
     it('take nothing from the buckets of a replay', async () => {
-      const limited = { claim: `${prefix}:seen:replayed`, bucketsKey: `${prefix}:rl:replayer`, buckets: [bucket('b', 3, 10_000)] };
-      expect(await store.admit(limited)).toMatchObject({ firstUse: true, verdict: { admitted: true, remaining: 2 } });
-      expect(await store.admit(limited)).toEqual({ firstUse: false, verdict: null });
+      const limited = { claim: { key: `${prefix}:seen:replayed`, signedByMs: Date.now() }, bucketsKey: `${prefix}:rl:replayer`, buckets: [bucket('b', 3, 10_000)] };
+      expect(await store.admit(limited)).toMatchObject({ claim: 'new', verdict: { admitted: true, remaining: 2 } });
+      expect(await store.admit(limited)).toEqual({ claim: 'seen', verdict: null });
       expect(await take('replayer', bucket('b', 3, 10_000))).toMatchObject({ verdict: { admitted: true, remaining: 1 } });
     });
   });
@@ -65,8 +67,9 @@ describe('AdmissionStore', () => {
       const before = Date.now();
       const verdicts = (await Promise.all(Array.from({ length: 7 }, () => store.admit({ bucketsKey: `${prefix}:rl:burster`, buckets: set })))).map((a) => a.verdict!);
       expect(runs).toHaveBeenCalledTimes(1);
-      // One bucket set for the seven requests: key count, 7 keys, TTL, 1 set (size 1: field, limit, window), 7 requests of (flag, set).
-      expect(runs.mock.calls[0]).toHaveLength(1 + 7 + 2 + 4 + 1 + 14);
+      // One bucket set for the seven requests: key count, the memory key and 7 keys, TTL, 1 set (size 1:
+      // field, limit, window), 7 requests of (flag, set, signing time).
+      expect(runs.mock.calls[0]).toHaveLength(1 + 1 + 7 + 2 + 4 + 1 + 21);
       expect(verdicts.map((v) => v.admitted)).toEqual([true, true, true, true, true, false, false]);
       expect(verdicts.map((v) => v.remaining)).toEqual([4, 3, 2, 1, 0, 0, 0]);
       expect(verdicts.every((v) => v.limit === 5)).toBe(true);
@@ -114,13 +117,50 @@ describe('AdmissionStore', () => {
     it('fail every request of a run when Redis does', async () => {
       // Nothing listens on port 1; without an offline queue the command fails without waiting for a connection.
       const down = new Redis('redis://127.0.0.1:1', { lazyConnect: true, enableOfflineQueue: false });
-      const unreachable = new AdmissionStore(down, CLAIM_TTL);
+      const unreachable = new AdmissionStore(down, CLAIM_TTL, 'since');
       const results = await Promise.allSettled([
-        unreachable.admit({ claim: 'x', bucketsKey: 'k', buckets: [] }),
+        unreachable.admit({ claim: { key: 'x', signedByMs: Date.now() }, bucketsKey: 'k', buckets: [] }),
         unreachable.admit({ bucketsKey: 'k', buckets: [bucket('b', 1, 1_000)] }),
       ]);
       expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
       down.disconnect();
+    });
+  });
+
+  describe('after Redis restarts empty', () => {
+    it('refuse a write signed before its start, take nothing for it, and claim later ones as usual', async () => {
+      // A Redis of this test's own, keeping nothing on disk as the machine's: that one is shared.
+      const port = await freePort();
+      const start = () => spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+      let server = start();
+      const own = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 1, retryStrategy: () => 50 });
+      const ownStore = new AdmissionStore(own, CLAIM_TTL, 'start');
+      const write = (name: string, signedByMs: number) =>
+        ownStore.admit({ claim: { key: `seen:${name}`, signedByMs }, bucketsKey: 'rl:trader', buckets: [bucket('b', 3, 10_000)] });
+      try {
+        await until(async () => ((await own.ping().catch(() => '')) === 'PONG' ? true : undefined));
+        // Its uptime is in whole seconds: within the first one, every write counts as signed before its start.
+        await sleep(1_100);
+        const signedBy = Date.now();
+        expect(await write('split', signedBy)).toMatchObject({ claim: 'new' });
+        expect(await write('split', signedBy)).toMatchObject({ claim: 'seen' });
+
+        const exited = new Promise((resolve) => server.once('exit', resolve));
+        server.kill('SIGTERM');
+        await exited;
+        server = start();
+        await until(async () => ((await own.ping().catch(() => '')) === 'PONG' ? true : undefined));
+
+        // Before, the same write was new again and carried out a second time (found by a chaos probe).
+        expect(await write('split', signedBy)).toEqual({ claim: 'before-memory', verdict: null });
+        expect(await own.exists('seen:split')).toBe(0);
+        // Signed after the restart was noticed: an ordinary claim, charged to a bucket Redis lost too.
+        expect(await write('later', Date.now())).toMatchObject({ claim: 'new', verdict: { remaining: 2 } });
+        expect(await write('later', Date.now())).toMatchObject({ claim: 'seen' });
+      } finally {
+        own.disconnect();
+        server.kill('SIGTERM');
+      }
     });
   });
 });

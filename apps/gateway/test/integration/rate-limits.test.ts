@@ -157,17 +157,17 @@ describe('rate limits without Redis', () => {
     const down = new Redis('redis://127.0.0.1:1', { lazyConnect: true, enableOfflineQueue: false });
     const warnings: string[] = [];
     const limiter = new RateLimiter(
-      new AdmissionStore(down, 60),
+      new AdmissionStore(down, 60, 'none:l2-memory-since'),
       { enabled: true, scale: 1, trustedProxyHops: 0, keyPrefix: 'none' },
       { warn: (message: string) => warnings.push(message) },
     );
     const raw = { socket: { remoteAddress: '203.0.113.9' }, headers: {} } as unknown as IncomingMessage;
     expect(await limiter.admitPublic(raw, 'GET', '/book')).toEqual({});
     expect(await limiter.admitPublic(raw, 'GET', '/tags')).toEqual({});
-    expect(await limiter.admitSigned('key-1', 'GET', '/data/trades')).toEqual({ firstUse: true, headers: {} });
+    expect(await limiter.admitSigned('key-1', 'GET', '/data/trades')).toEqual({ claim: 'new', headers: {} });
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/^rate limits not applied: /);
-    await expect(limiter.admitSigned('key-1', 'POST', '/order', 'signature')).rejects.toThrow();
+    await expect(limiter.admitSigned('key-1', 'POST', '/order', { signature: 'signature', signedByMs: Date.now() })).rejects.toThrow();
     down.disconnect();
   });
 });
