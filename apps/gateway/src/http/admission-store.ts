@@ -193,6 +193,9 @@ export class AdmissionStore {
     redis.defineCommand('admitRequests', { lua: ADMIT_SCRIPT });
     const admitting = redis as AdmittingRedis;
     this.batch = new TurnBatch(async (admissions) => {
+      // Fails at once while disconnected: a run sent then waited for the reconnection, up to its 2 s
+      // timeout, and every request of a Redis outage with it, /ok included (found by a chaos probe).
+      if (redis.status !== 'ready') throw new Error(`redis is ${redis.status}`);
       const keys: string[] = [startKey];
       const sets = new Map<readonly BucketCheck[], number>();
       const perRequest: number[] = [];

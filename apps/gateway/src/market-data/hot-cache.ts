@@ -62,12 +62,15 @@ export class HotCache {
     return this.tracking;
   }
 
-  /** The hash at `key` (empty when there is none). */
+  /** The hash at `key` (empty when there is none); fails at once while the reader is not connected. */
   async hash(key: string): Promise<Hash> {
     const cached = this.entries.get(key);
     if (cached !== undefined) return cached;
     const pending = this.fetches.get(key);
     if (pending !== undefined) return pending.promise;
+    // Sent while disconnected, a read waited for the reconnection up to its 2 s timeout, and every
+    // /book and /price of a Redis outage with it (found by a chaos probe): callers go to market-data.
+    if (this.reader.status !== 'ready') throw new Error(`redis is ${this.reader.status}`);
     if (!this.tracking) return this.reader.hgetall(key);
     const fetch: Fetch = { promise: this.reader.hgetall(key), stale: false };
     this.fetches.set(key, fetch);
