@@ -22,6 +22,7 @@ import { MarketsService } from './markets/markets.service';
 import { RewardsService } from './markets/rewards.service';
 import { PrismaService } from './prisma/prisma.service';
 import { RedisConnection } from './redis/redis.provider';
+import { RedisRefill } from './redis/redis-refill.service';
 import { SnapshotRepository } from './streams/snapshot.repository';
 
 @Module({})
@@ -48,6 +49,7 @@ export class MarketDataModule {
         PriceBackfill,
         RewardsService,
         FinerTicks,
+        RedisRefill,
         MarketsService,
         BooksService,
         HistoryService,

@@ -326,6 +326,24 @@ describe('market-data (real PostgreSQL, Redis, NATS and JetStream)', () => {
     await until(async () => ((await md.redis.hget(hotMetadataKeys.token(md.prefix, yes!), 'accepting_orders')) === 'false' ? true : undefined));
   });
 
+  it('writes its hashes to Redis again when its connection comes back, as after a restart of a Redis that kept nothing', async () => {
+    const keys = [hotMetadataKeys.token(md.prefix, yes!), hotMetadataKeys.market(md.prefix, cid), hotMetadataKeys.defaults(md.prefix), hotMetadataKeys.quote(md.prefix, yes!)];
+    const before = await Promise.all(keys.map((key) => md.redis.hgetall(key)));
+    expect(before.every((hash) => Object.keys(hash).length > 0)).toBe(true);
+    // What the restart leaves: the keys gone and the connection dropped.
+    await md.redis.del(...keys);
+    const line = String(await md.redis.client('LIST'))
+      .split('\n')
+      .find((entry) => entry.includes(`name=market-data:${md.prefix} `));
+    await md.redis.client('KILL', 'ID', /id=(\d+)/.exec(line ?? '')![1]!);
+    // Before, they came back only as each market changed (found by a chaos probe).
+    const after = await until(async () => {
+      const hashes = await Promise.all(keys.map((key) => md.redis.hgetall(key)));
+      return hashes.every((hash) => Object.keys(hash).length > 0) ? hashes : undefined;
+    });
+    expect(after).toEqual(before);
+  });
+
   it('keeps up with a burst of batches: every trade in the history, the last quote in Redis, every message acknowledged', async () => {
     const burst = aMarketSnapshot();
     await md.publishMarket(burst);
