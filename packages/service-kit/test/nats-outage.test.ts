@@ -3,11 +3,12 @@ import { connect as connectTcp } from 'node:net';
 import { Controller, Module, type INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { connect, type NatsConnection } from 'nats';
-import { ok, type ListTagsRequest, type Reply, type Tag } from '@exchange/contracts';
-import { freePort, TEST_NATS_URL, testPrefix } from '@exchange/testing';
+import { ok, type Failure, type ListTagsRequest, type Reply, type Tag } from '@exchange/contracts';
+import { freePort, TEST_NATS_URL, testPrefix, until } from '@exchange/testing';
 import { HealthController } from '../src/bootstrap/health.controller';
 import { PrefixedNatsServer } from '../src/nats/prefixed-nats-server';
-import { RpcClient } from '../src/nats/rpc-client';
+import { connectionState } from '../src/nats/connection-state';
+import { neverSent, RpcClient } from '../src/nats/rpc-client';
 import { RpcRoute } from '../src/nats/rpc-route';
 
 @Controller()
@@ -69,15 +70,30 @@ describe('a service across a NATS outage longer than ten reconnection attempts',
     await stop(nats);
   });
 
-  it('takes requests again once NATS is back', async () => {
+  it('takes requests again once NATS is back; meanwhile a client says at once that it sent nothing', async () => {
+    client = await connect({ servers: `nats://127.0.0.1:${port}`, maxReconnectAttempts: -1, reconnectTimeWait: 50 });
+    const rpc = new RpcClient(client, prefix, 1_000);
+    expect(await rpc.request('catalog.tags.list.v1', {})).toEqual({ ok: true, data: [] });
     await stop(nats);
+
+    // Before, the request was held until the reconnection and answered "timed out" after its timeout,
+    // so that a placement was told it might have been placed (found by a chaos probe).
+    await until(async () => (connectionState(client).connected ? undefined : true));
+    const started = Date.now();
+    const unsent = await rpc.request('catalog.tags.list.v1', {});
+    expect(Date.now() - started).toBeLessThan(50);
+    expect(unsent).toEqual({
+      ok: false,
+      status: 503,
+      body: { error: 'not connected to the message bus (NATS): nothing was sent; retry shortly', code: 'service_unavailable', retry_after_seconds: 1 },
+    });
+    expect(neverSent(unsent as Failure)).toBe(true);
+
     // Long enough for thirty attempts and more: before, the service's connection had closed for good.
     await new Promise((r) => setTimeout(r, 3_000));
     nats = startNats(port);
     await listening(port);
 
-    client = await connect({ servers: `nats://127.0.0.1:${port}` });
-    const rpc = new RpcClient(client, prefix, 1_000);
     let reply = await rpc.request('catalog.tags.list.v1', {});
     // The service resubscribes when its reconnection succeeds: give it a few of its 50 ms attempts.
     for (let i = 0; i < 60 && !reply.ok; i++) {

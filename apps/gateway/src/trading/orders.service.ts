@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { MAX_BATCH_ORDERS, MAX_CANCEL_IDS, orderIdSchema, type OrderResult, type RpcResponse, type RpcSubject } from '@exchange/contracts';
-import { answeredByNobody } from '@exchange/service-kit';
+import { answeredByNobody, neverSent } from '@exchange/service-kit';
 import type { ApiCaller } from '../auth/api-caller';
 import { ApiError } from '../http/api-error';
 import { Forwarder } from '../http/forwarder.service';
@@ -89,7 +89,7 @@ async function whileEngineRestarts<T>(answer: Promise<T>, unanswered?: string): 
   try {
     return await answer;
   } catch (error) {
-    if (!(error instanceof ApiError) || error.body.code !== 'service_unavailable') throw error;
+    if (!(error instanceof ApiError) || error.body.code !== 'service_unavailable' || neverSent(error.failure)) throw error;
     if (answeredByNobody(error.failure)) throw ApiError.of('too_early', 'the matching engine is restarting; retry shortly', 1);
     throw unanswered ? ApiError.of('service_unavailable', unanswered, 1) : error;
   }
