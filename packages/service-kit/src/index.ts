@@ -4,6 +4,7 @@ export * from './logging/json-logger';
 export * from './nats/subjects';
 export * from './nats/prefixed-nats-server';
 export * from './nats/rpc-client';
+export * from './nats/connection-state';
 export * from './nats/request-until-answered';
 export * from './nats/rpc-route';
 export * from './nats/messaging.module';

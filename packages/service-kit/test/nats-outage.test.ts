@@ -1,10 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { connect as connectTcp } from 'node:net';
 import { Controller, Module, type INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { connect, type NatsConnection } from 'nats';
 import { ok, type Failure, type ListTagsRequest, type Reply, type Tag } from '@exchange/contracts';
-import { freePort, TEST_NATS_URL, testPrefix, until } from '@exchange/testing';
+import { startPrivateNats, TEST_NATS_URL, testPrefix, until, type PrivateNats } from '@exchange/testing';
 import { HealthController } from '../src/bootstrap/health.controller';
 import { PrefixedNatsServer } from '../src/nats/prefixed-nats-server';
 import { connectionState } from '../src/nats/connection-state';
@@ -22,44 +20,16 @@ class TagsController {
 @Module({ controllers: [TagsController] })
 class TagsModule {}
 
-/** A NATS server of this test's own (the machine's is shared by every test run), stopped and started again. */
-function startNats(port: number): ChildProcess {
-  return spawn(process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server', ['-a', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
-}
-
-async function listening(port: number): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    const up = await new Promise<boolean>((resolve) => {
-      const socket = connectTcp(port, '127.0.0.1', () => resolve(true)).on('error', () => resolve(false));
-      socket.unref();
-      setTimeout(() => socket.destroy(), 200);
-    });
-    if (up) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`nats-server did not listen on ${port}`);
-}
-
-async function stop(server: ChildProcess): Promise<void> {
-  if (server.exitCode !== null) return;
-  const exited = new Promise((resolve) => server.once('exit', resolve));
-  server.kill('SIGTERM');
-  await exited;
-}
-
 describe('a service across a NATS outage longer than ten reconnection attempts', () => {
   const prefix = testPrefix('outage');
-  let port: number;
-  let nats: ChildProcess;
+  let nats: PrivateNats;
   let app: INestMicroservice;
   let client: NatsConnection;
 
   beforeAll(async () => {
-    port = await freePort();
-    nats = startNats(port);
-    await listening(port);
+    nats = await startPrivateNats();
     // Attempts 50 ms apart: nats.js' default of ten gives up within about 1.5 s (jitter included).
-    const strategy = new PrefixedNatsServer({ servers: `nats://127.0.0.1:${port}`, prefix, queue: 'outage-test', reconnectTimeWaitMs: 50 });
+    const strategy = new PrefixedNatsServer({ servers: nats.url, prefix, queue: 'outage-test', reconnectTimeWaitMs: 50 });
     app = await NestFactory.createMicroservice(TagsModule, { strategy, logger: false });
     await app.listen();
   });
@@ -67,14 +37,14 @@ describe('a service across a NATS outage longer than ten reconnection attempts',
   afterAll(async () => {
     await client?.close();
     await app?.close();
-    await stop(nats);
+    await nats.close();
   });
 
   it('takes requests again once NATS is back; meanwhile a client says at once that it sent nothing', async () => {
-    client = await connect({ servers: `nats://127.0.0.1:${port}`, maxReconnectAttempts: -1, reconnectTimeWait: 50 });
+    client = await connect({ servers: nats.url, maxReconnectAttempts: -1, reconnectTimeWait: 50 });
     const rpc = new RpcClient(client, prefix, 1_000);
     expect(await rpc.request('catalog.tags.list.v1', {})).toEqual({ ok: true, data: [] });
-    await stop(nats);
+    await nats.stop();
 
     // Before, the request was held until the reconnection and answered "timed out" after its timeout,
     // so that a placement was told it might have been placed (found by a chaos probe).
@@ -91,8 +61,7 @@ describe('a service across a NATS outage longer than ten reconnection attempts',
 
     // Long enough for thirty attempts and more: before, the service's connection had closed for good.
     await new Promise((r) => setTimeout(r, 3_000));
-    nats = startNats(port);
-    await listening(port);
+    await nats.start();
 
     let reply = await rpc.request('catalog.tags.list.v1', {});
     // The service resubscribes when its reconnection succeeds: give it a few of its 50 ms attempts.

@@ -2,4 +2,5 @@ export * from './ports';
 export * from './nats';
 export * from './processes';
 export * from './until';
+export * from './private-nats';
 export * from './market-snapshot';

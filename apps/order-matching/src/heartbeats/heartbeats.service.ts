@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import type { NatsConnection } from 'nats';
 import { fail, ok, type Caller, type HeartbeatRequest, type Reply } from '@exchange/contracts';
+import { connectionState, NATS_CONNECTION } from '@exchange/service-kit';
 import { MATCHING_ENV, type MatchingEnv } from '../config';
 import { callerOrders, cancelWhere } from '../engine/cancel-orders';
 import { EngineService } from '../engine-host/engine.service';
@@ -32,11 +34,17 @@ export class HeartbeatsService implements OnModuleInit, OnModuleDestroy {
   private readonly sessions = new Map<string, Session>();
   /** Session writes in the order they were decided, so the journal ends with the sessions memory has. */
   private readonly writes = new OneAtATime();
+  private readonly link: { readonly connected: boolean };
+  /** Set while NATS was away: no beat could arrive, so no session is judged by that time. */
+  private cutOff = false;
 
   constructor(
     private readonly engine: EngineService,
     @Inject(MATCHING_ENV) private readonly env: MatchingEnv,
-  ) {}
+    @Inject(NATS_CONNECTION) nc: NatsConnection,
+  ) {
+    this.link = connectionState(nc);
+  }
 
   async onModuleInit(): Promise<void> {
     const stored = await this.engine.pool.query<{ api_key: string; address: string; id: string }>('SELECT api_key, address, id FROM heartbeat_sessions');
@@ -49,7 +57,22 @@ export class HeartbeatsService implements OnModuleInit, OnModuleDestroy {
     clearInterval(this.timer);
   }
 
+  /**
+   * The exchange's own outage is not the client's silence: while the engine is cut off from NATS no beat
+   * can reach it, so nothing ends, and once it is back every session has a whole timeout to beat again.
+   * Until the nineteenth session a NATS restart longer than the timeout cancelled every market maker's
+   * orders (found by a chaos probe).
+   */
   private endSilentSessions(at: number): void {
+    if (!this.link.connected) {
+      this.cutOff = true;
+      return;
+    }
+    if (this.cutOff) {
+      this.cutOff = false;
+      for (const session of this.sessions.values()) session.lastBeat = at;
+      return;
+    }
     for (const [apiKey, session] of this.sessions) {
       if (at - session.lastBeat < this.env.HEARTBEAT_TIMEOUT_SECONDS * 1000) continue;
       this.end(apiKey, session).catch((error) => this.logger.warn(`ending the heartbeat session of ${apiKey} failed: ${String(error)}`));

@@ -1,6 +1,6 @@
 import { Pool } from 'pg';
 import type { OrderResult } from '@exchange/contracts';
-import { until } from '@exchange/testing';
+import { startPrivateNats, until, type PrivateNats } from '@exchange/testing';
 import { anOrder, traderOf } from '../support/engine-fixture';
 import { aMarketSnapshot, startMatching, type MatchingUnderTest } from '../support/matching-harness';
 
@@ -130,5 +130,43 @@ describe('cancel on disconnect, on real PostgreSQL and NATS', () => {
       clearInterval(carolBeats);
     }
     expect(await eventually(() => !live(carols))).toBe(true);
+  });
+});
+
+describe('cancel on disconnect across an outage of NATS itself (a NATS server of its own)', () => {
+  let nats: PrivateNats;
+  let om: MatchingUnderTest;
+
+  beforeAll(async () => {
+    nats = await startPrivateNats({ jetstream: true });
+    // 3 s: more than the engine's reconnection (attempts 2 s apart) once NATS is back.
+    om = await startMatching({ NATS_URL: nats.url, HEARTBEAT_TIMEOUT_SECONDS: '3' });
+    await om.publishMarket(aMarketSnapshot(CONDITION, [YES, '502']));
+    await om.data('matching.admin.deposit.v1', { address: alice.address, amount: '100' });
+  });
+  afterAll(async () => {
+    await om?.stop();
+    await nats?.close();
+  });
+
+  it("keeps a session's orders while no beat can reach the engine, then gives it a whole timeout", async () => {
+    const [[placed]] = (await om.data('matching.orders.place.v1', {
+      placements: [{ caller: alice, orders: [anOrder(alice, { token: YES, side: 'BUY', price: '0.20', size: '5' })] }],
+    })) as OrderResult[][];
+    const order = placed!.orderID;
+    const beat = (heartbeat_id: string) => om.request('matching.heartbeat.v1', { caller: alice, heartbeat_id });
+    const started = await beat('');
+    const id = started.ok ? started.data.heartbeat_id : '';
+    expect(id).not.toBe('');
+
+    await nats.stop();
+    await sleep(4_500);
+    // Before, the 3 s of silence cancelled the orders though nothing could have reached the engine.
+    expect(om.engine().state.orders.has(order)).toBe(true);
+    await nats.start();
+    await until(async () => ((await beat(id)).ok ? true : undefined), 10_000);
+    expect(om.engine().state.orders.has(order)).toBe(true);
+    // Silent from now on, with the engine reachable: cancelled as before.
+    await until(async () => (om.engine().state.orders.has(order) ? undefined : true), 10_000);
   });
 });

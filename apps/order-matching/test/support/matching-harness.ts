@@ -24,12 +24,14 @@ export interface MatchingUnderTest {
 export async function startMatching(env: Record<string, string> = {}): Promise<MatchingUnderTest> {
   const prefix = testPrefix('om');
   const databaseUrl = await createTestDatabase(path.join(__dirname, '../..'), 'matching');
-  const nc: NatsConnection = await connect({ servers: TEST_NATS_URL });
+  // A test may bring a NATS server of its own (to stop it); the machine's otherwise.
+  const natsUrl = env.NATS_URL ?? TEST_NATS_URL;
+  const nc: NatsConnection = await connect({ servers: natsUrl, maxReconnectAttempts: -1, reconnectTimeWait: 100 });
   await ensureStream(nc, prefix, CATALOG_STREAM);
   const boot = (extra: Record<string, string>) => {
     const config = loadMatchingEnv({
       DATABASE_URL: databaseUrl,
-      NATS_URL: TEST_NATS_URL,
+      NATS_URL: natsUrl,
       NATS_PREFIX: prefix,
       HEALTH_PORT: '0',
       LOG_LEVEL: 'warn',

@@ -1,0 +1,58 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect as connectTcp } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { freePort } from './ports';
+
+/** A NATS server of a test's own, to stop and start again: the machine's is shared by every test run. */
+export interface PrivateNats {
+  url: string;
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  /** Stops it for good and removes its JetStream store. */
+  close(): Promise<void>;
+}
+
+async function listening(port: number): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const up = await new Promise<boolean>((resolve) => {
+      const socket = connectTcp(port, '127.0.0.1', () => {
+        socket.destroy();
+        resolve(true);
+      }).on('error', () => resolve(false));
+    });
+    if (up) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`nats-server did not listen on ${port}`);
+}
+
+/** Starts `nats-server` (Debian's, or NATS_SERVER_BIN) on a free port, with JetStream when asked. */
+export async function startPrivateNats(options: { jetstream?: boolean } = {}): Promise<PrivateNats> {
+  const port = await freePort();
+  const store = mkdtempSync(path.join(tmpdir(), 'nats-'));
+  const args = ['-a', '127.0.0.1', '-p', String(port), ...(options.jetstream ? ['-js', '-sd', store] : [])];
+  let server: ChildProcess | undefined;
+  const start = async () => {
+    server = spawn(process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server', args, { stdio: 'ignore' });
+    await listening(port);
+  };
+  const stop = async () => {
+    const running = server;
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill('SIGTERM');
+    await exited;
+  };
+  await start();
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    stop,
+    start,
+    async close() {
+      await stop();
+      rmSync(store, { recursive: true, force: true });
+    },
+  };
+}
