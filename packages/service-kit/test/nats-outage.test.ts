@@ -2,7 +2,7 @@ import { Controller, Module, type INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { connect, type NatsConnection } from 'nats';
 import { ok, type Failure, type ListTagsRequest, type Reply, type Tag } from '@exchange/contracts';
-import { startPrivateNats, TEST_NATS_URL, testPrefix, until, type PrivateNats } from '@exchange/testing';
+import { startPrivateNats, testPrefix, until, type PrivateNats } from '@exchange/testing';
 import { HealthController } from '../src/bootstrap/health.controller';
 import { PrefixedNatsServer } from '../src/nats/prefixed-nats-server';
 import { connectionState } from '../src/nats/connection-state';
@@ -75,10 +75,15 @@ describe('a service across a NATS outage longer than ten reconnection attempts',
 
 describe('the health endpoint of a service whose NATS connection closed', () => {
   it('answers 503, which a probe acts on (it answered 200 with status down)', async () => {
-    const nc = await connect({ servers: TEST_NATS_URL });
-    const health = new HealthController(nc);
-    expect(health.health()).toEqual({ status: 'ok' });
-    await nc.close();
-    expect(() => health.health()).toThrow(expect.objectContaining({ status: 503, response: { status: 'down' } }));
+    const nats = await startPrivateNats();
+    try {
+      const nc = await connect({ servers: nats.url });
+      const health = new HealthController(nc);
+      expect(health.health()).toEqual({ status: 'ok' });
+      await nc.close();
+      expect(() => health.health()).toThrow(expect.objectContaining({ status: 503, response: { status: 'down' } }));
+    } finally {
+      await nats.close();
+    }
   });
 });
