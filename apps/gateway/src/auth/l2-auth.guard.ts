@@ -25,6 +25,13 @@ export interface SignedRequest {
 }
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/**
+ * Writes that may repeat: a heartbeat sent again only keeps its session alive until its timestamp goes
+ * stale (the L2 window), while a claim would refuse the stock clients' two beats of one second and, with
+ * Redis down, every beat, so that a client beating faithfully lost all its orders in a Redis outage
+ * longer than the heartbeat timeout (found by a chaos probe).
+ */
+const REPEATABLE_WRITES = new Set(['POST /v1/heartbeats', 'POST /heartbeats']);
 
 /** Who made a request, and the state of its key's rate limits for the response. */
 export interface Authenticated {
@@ -101,7 +108,8 @@ export class L2Authenticator {
     const expected = l2SignatureBytes(key.hmacKey, timestamp, request.method, path, request.rawBody);
     if (!sameBytes(signature, expected)) throw refused();
 
-    const write = WRITES.has(request.method) ? { signature: expected.toString('base64url'), signedByMs: signedByMs(timestamp)! } : undefined;
+    const claimed = WRITES.has(request.method) && !REPEATABLE_WRITES.has(`${request.method} ${path}`);
+    const write = claimed ? { signature: expected.toString('base64url'), signedByMs: signedByMs(timestamp)! } : undefined;
     const admitted = await this.admit(key.apiKey, request.method, path, write);
     if (admitted.claim === 'seen') throw ApiError.of('unauthorized', REPLAYED);
     if (admitted.claim === 'before-memory') throw ApiError.of('unauthorized', BEFORE_MEMORY);

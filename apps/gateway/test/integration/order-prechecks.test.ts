@@ -148,6 +148,16 @@ describe('order pre-checks on the hot market metadata', () => {
     expect((await send('/orders', [id], 1, 'DELETE'))[0]).toMatchObject({ status: 425 });
   });
 
+  it('lets the same signed heartbeat through twice (two beats of one second), unlike other writes', async () => {
+    const body = JSON.stringify({ heartbeat_id: '' });
+    const headers = { ...l2Headers(credentials, wallet.address, { method: 'POST', path: '/v1/heartbeats', body }), 'content-type': 'application/json' };
+    for (let i = 0; i < 2; i++) {
+      // Past authentication both times: no engine runs here, so 425. A replay would be a 401.
+      const response = await fetch(`${gw.clob}/v1/heartbeats`, { method: 'POST', headers, body });
+      expect(response.status).toBe(425);
+    }
+  });
+
   it('says that an order may have been placed when the engine received it but did not answer in time', async () => {
     const nc = await connect({ servers: gw.env.NATS_URL });
     const silent = nc.subscribe(`${gw.env.NATS_PREFIX}.matching.orders.place.v1`);
