@@ -46,7 +46,16 @@ export class HotCache {
       this.listenerId = undefined;
       this.stopTracking();
     });
-    for (const connection of [reader, listener]) connection.on('error', (error: Error) => onProblem(`redis: ${error.message}`));
+    // One line per distinct failure until the connection is ready again, not one per reconnection
+    // attempt (3-4 lines a second during a Redis outage; found by a chaos probe).
+    for (const connection of [reader, listener]) {
+      let lastError = '';
+      connection.on('error', (error: Error) => {
+        if (error.message !== lastError) onProblem(`redis: ${error.message}`);
+        lastError = error.message;
+      });
+      connection.on('ready', () => (lastError = ''));
+    }
   }
 
   /** Caches the keys under `prefix` (e.g. `exch:md:`), read through its own two connections. */

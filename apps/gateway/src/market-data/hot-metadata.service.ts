@@ -34,6 +34,8 @@ export interface OrderSettings {
 @Injectable()
 export class HotMetadata {
   private readonly prefix: string;
+  /** The last read failure logged: one line per distinct failure, not one per request of an outage. */
+  private lastFailure = '';
 
   constructor(
     private readonly cache: HotCache,
@@ -98,12 +100,16 @@ export class HotMetadata {
     return this.read(hotMetadataKeys.token(this.prefix, checked.data.token_id), field);
   }
 
-  /** A field of a hot hash; a miss or a Redis failure (logged) sends the caller to market-data instead. */
+  /** A field of a hot hash; a miss or a Redis failure (logged once) sends the caller to market-data instead. */
   private async read(key: string, field: string): Promise<string | undefined> {
     try {
-      return (await this.cache.hash(key))[field];
+      const value = (await this.cache.hash(key))[field];
+      this.lastFailure = '';
+      return value;
     } catch (error) {
-      logger.warn(`hot metadata read failed, asking market-data: ${String(error)}`);
+      const failure = String(error);
+      if (failure !== this.lastFailure) logger.warn(`hot metadata reads failing, asking market-data: ${failure}`);
+      this.lastFailure = failure;
       return undefined;
     }
   }
