@@ -149,8 +149,11 @@ export class MoneyService {
     return {
       address: toChecksumAddress(address),
       collateral: { available: formatUnits(collateral.available), reserved: formatUnits(collateral.reserved) },
+      // In token id order (uint256 decimals: shorter is smaller): the ledger's own order changed across
+      // a restart, which read as a change to a client comparing lists (found by a probe).
       positions: holdings
         .filter(([asset, b]) => asset !== COLLATERAL && b.available + b.reserved > 0)
+        .sort(([a], [b]) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0))
         .map(([asset, b]) => ({ token_id: asset, available: formatUnits(b.available), reserved: formatUnits(b.reserved) })),
     };
   }

@@ -1,7 +1,7 @@
 import { Pool } from 'pg';
 import { audit } from '../../src/engine/money';
 import { traderOf } from '../support/engine-fixture';
-import { startMatching, type MatchingUnderTest } from '../support/matching-harness';
+import { aMarketSnapshot, startMatching, type MatchingUnderTest } from '../support/matching-harness';
 
 const alice = traderOf(1);
 
@@ -96,5 +96,18 @@ describe('deposits and withdrawals, journaled and listed for the operator', () =
       });
     }
     expect(om.engine().state.totals.deposits).toBe(144_500_000);
+  });
+
+  it("lists an account's positions in token id order, the same after a restart", async () => {
+    const dave = traderOf(4);
+    await om.publishMarket(aMarketSnapshot(`0x${'a1'.repeat(32)}`, ['1000', '1001']));
+    await om.publishMarket(aMarketSnapshot(`0x${'a2'.repeat(32)}`, ['900', '901']));
+    await om.data('matching.admin.deposit.v1', { address: dave.address, amount: '10' });
+    await om.data('matching.split.v1', { caller: dave, conditionId: `0x${'a1'.repeat(32)}`, amount: '2' });
+    await om.data('matching.split.v1', { caller: dave, conditionId: `0x${'a2'.repeat(32)}`, amount: '1' });
+    const tokens = async () => (await om.data('matching.admin.account.v1', { address: dave.address })).positions.map((p) => p.token_id);
+    expect(await tokens()).toEqual(['900', '901', '1000', '1001']);
+    await om.restart();
+    expect(await tokens()).toEqual(['900', '901', '1000', '1001']);
   });
 });
