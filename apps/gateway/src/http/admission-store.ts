@@ -63,8 +63,8 @@ const OUTCOMES: ClaimOutcome[] = ['seen', 'new', 'before-memory'];
  * sent again after a Redis restart, within its timestamp's window, was carried out twice; found by a
  * chaos probe). Later, a write signed that long ago is stale anyway. The start comes from `INFO`'s
  * uptime (whole seconds: the latest moment they allow) and is kept in KEYS[1] for a claim lifetime (0
- * once it no longer matters), so that `INFO` runs about once a lifetime; a restart drops the key too. A `FLUSHALL` is not a restart: the
- * claims it drops are not noticed.
+ * once it no longer matters), so that `INFO` runs about once a lifetime; a restart drops the key too.
+ * A `FLUSHALL` is not a restart: the claims it drops are not noticed.
  *
  * ARGV: claim TTL s, the run's distinct bucket sets (count, then per set its size and (field, limit,
  * window ms) per bucket), request count, then per request: claim flag, its set's number (0: none) and

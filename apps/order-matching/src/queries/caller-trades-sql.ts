@@ -1,15 +1,16 @@
 /**
- * The caller's trades, newest first (`GET /data/trades`). Parameters: $1 the caller's address, $11 its
- * deposit wallet or null; the filters $2 id, $3 taker, $4 maker, $5 market, $6 asset, $7 before and $8
- * after (unix seconds); $9 the page size and $10 its offset.
+ * The caller's trades, newest first (`GET /data/trades`). Parameters: $1 and $11 the accounts walked
+ * (the caller's address and its deposit wallet or null, or the one `maker_address` names and null); the
+ * filters $2 id, $3 taker, $4 maker, $5 market, $6 asset, $7 before and $8 after (unix seconds); $9 the
+ * page size and $10 its offset.
  *
  * Each account's taker trades and maker fills are walked newest first by an index ((taker, match_time,
  * id) backwards and (maker, match_time DESC, trade_id DESC)) and each walk stops after page + offset
  * trades: every trade of the page is among the first page + offset of one of the walks, so their union
- * holds the page. The
- * accounts are two parameters rather than an array so that the planner sees each address and its
- * statistics (through `unnest` it planned an average account, and read a market maker's 400,000 fills
- * with a bitmap scan and a sort). Filters on the maker side read the trade only when one is given.
+ * holds the page. The accounts are two parameters rather than an array so that the planner sees each
+ * address and its statistics (through `unnest` it planned an average account, and read a market maker's
+ * 400,000 fills with a bitmap scan and a sort). Filters on the maker side read the trade only when one
+ * is given.
  * Before, the whole set of the caller's trades was joined and sorted on every request: 2 s for a market
  * maker with 400,000 fills, 0.8 s for a taker of 100,000 trades (docs/performance.md, fifteenth session).
  */
