@@ -1,6 +1,6 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Redis } from 'ioredis';
-import type { JsonLogger } from '@exchange/service-kit';
+import { DistinctFailures, type JsonLogger } from '@exchange/service-kit';
 import type { GatewayEnv } from '../config';
 import { PrismaClient } from '../generated/prisma/client';
 import { ApiKeyCache } from './api-key-cache';
@@ -41,13 +41,10 @@ export class AuthResources {
     // scavenge until a full collection, so every replay check was promoted (~0.45 MB per scavenge at
     // 2,000 orders/s) and forced a 5-9 ms mark-compact every few seconds (docs/performance.md, eighth session).
     const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 1, commandTimeout: 2_000 });
-    let lastError = '';
-    redis.on('error', (error: Error) => {
-      // One line per distinct failure, not one per reconnection attempt.
-      if (error.message !== lastError) logger.warn(`redis: ${error.message}`, 'auth');
-      lastError = error.message;
-    });
-    redis.on('ready', () => (lastError = ''));
+    // One line per distinct failure, not one per reconnection attempt.
+    const failures = new DistinctFailures((message) => logger.warn(`redis: ${message}`, 'auth'));
+    redis.on('error', (error: Error) => failures.failed(error.message));
+    redis.on('ready', () => failures.cleared());
     const settings: AuthSettings = {
       chainId: env.CHAIN_ID,
       maxSkewMs: env.L2_MAX_SKEW_SECONDS * 1_000,

@@ -11,6 +11,7 @@ import {
   type HotQuoteFields,
   type RpcResponse,
 } from '@exchange/contracts';
+import { DistinctFailures } from '@exchange/service-kit';
 import { GATEWAY_ENV, type GatewayEnv } from '../config';
 import { ApiError } from '../http/api-error';
 import { Forwarder } from '../http/forwarder.service';
@@ -34,8 +35,8 @@ export interface OrderSettings {
 @Injectable()
 export class HotMetadata {
   private readonly prefix: string;
-  /** The last read failure logged: one line per distinct failure, not one per request of an outage. */
-  private lastFailure = '';
+  /** One line per distinct failure, not one per request of an outage. */
+  private readonly failures = new DistinctFailures((failure) => logger.warn(`hot metadata reads failing, asking market-data: ${failure}`));
 
   constructor(
     private readonly cache: HotCache,
@@ -104,12 +105,10 @@ export class HotMetadata {
   private async read(key: string, field: string): Promise<string | undefined> {
     try {
       const value = (await this.cache.hash(key))[field];
-      this.lastFailure = '';
+      this.failures.cleared();
       return value;
     } catch (error) {
-      const failure = String(error);
-      if (failure !== this.lastFailure) logger.warn(`hot metadata reads failing, asking market-data: ${failure}`);
-      this.lastFailure = failure;
+      this.failures.failed(String(error));
       return undefined;
     }
   }

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from '@nestjs/common';
+import { DistinctFailures } from '@exchange/service-kit';
 import type { GatewayEnv } from '../config';
 import type { AdmissionStore, BucketCheck, BucketVerdict, ClaimOutcome } from '../http/admission-store';
 import { ApiError } from '../http/api-error';
@@ -34,15 +35,17 @@ export interface RateLimiterSettings {
  * are refused anyway, since their replay claim fails.
  */
 export class RateLimiter {
-  private lastFailure = '';
+  /** Without Redis, said once per distinct failure. */
+  private readonly failures: DistinctFailures;
   private readonly routeBuckets = new Map<string, readonly BucketCheck[]>();
   private readonly authFailures: FailedAuthGate;
 
   constructor(
     private readonly store: AdmissionStore,
     private readonly settings: RateLimiterSettings,
-    private readonly logger: Pick<Logger, 'warn'>,
+    logger: Pick<Logger, 'warn'>,
   ) {
+    this.failures = new DistinctFailures((message) => logger.warn(`rate limits not applied: ${message}`));
     this.authFailures = new FailedAuthGate(Math.max(1, Math.round(AUTH_FAILURE_BURST * settings.scale)), AUTH_FAILURES_PER_SECOND * settings.scale);
   }
 
@@ -77,9 +80,9 @@ export class RateLimiter {
     let answer;
     try {
       answer = await this.store.admit({ bucketsKey: this.hashKey(identity), buckets });
-      this.lastFailure = '';
+      this.failures.cleared();
     } catch (error) {
-      this.warnOnce(error);
+      this.failures.failed(messageOf(error));
       return {};
     }
     return verdictHeaders(answer.verdict!);
@@ -102,10 +105,10 @@ export class RateLimiter {
     let answer;
     try {
       answer = await this.store.admit({ claim, bucketsKey: this.hashKey(`key:${apiKey}`), buckets });
-      this.lastFailure = '';
+      this.failures.cleared();
     } catch (error) {
       if (claim !== undefined) throw error;
-      this.warnOnce(error);
+      this.failures.failed(messageOf(error));
       return { claim: 'new', headers: {} };
     }
     return { claim: answer.claim, headers: answer.verdict ? verdictHeaders(answer.verdict) : {} };
@@ -133,13 +136,9 @@ export class RateLimiter {
   private hashKey(identity: string): string {
     return `${this.settings.keyPrefix}:rl:${identity}`;
   }
-
-  private warnOnce(error: unknown): void {
-    const message = error instanceof Error ? error.message : String(error);
-    if (message !== this.lastFailure) this.logger.warn(`rate limits not applied: ${message}`);
-    this.lastFailure = message;
-  }
 }
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** The X-RateLimit headers of a limit: its size, what is left of it, and when it is full again (unix ms). */
 function limitHeaders(limit: number, remaining: number, resetAtMs: number): ResponseHeaders {
