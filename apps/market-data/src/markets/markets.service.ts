@@ -41,16 +41,19 @@ export class MarketsService {
 
   sampling(request: ListClobMarketsRequest): Reply<Page<SamplingMarket>> {
     if (!this.registry.ready) return NOT_READY;
-    const sampled = this.registry.list().filter((r) => isSampling(r, this.books.peek(r.conditionId)));
-    return ok(this.page(sampled, request, (r) => presentSamplingMarket(r, this.books.peek(r.conditionId))));
+    return ok(this.page(this.sampled(), request, (r) => presentSamplingMarket(r, this.books.peek(r.conditionId))));
   }
 
   /** Upstream's simplified lists: every market, or the sampling ones, in the simplified form. */
   simplified(request: ListClobMarketsRequest, samplingOnly: boolean): Reply<Page<SimplifiedMarket>> {
     if (!this.registry.ready) return NOT_READY;
-    const all = this.registry.list();
-    const listed = samplingOnly ? all.filter((r) => isSampling(r, this.books.peek(r.conditionId))) : all;
+    const listed = samplingOnly ? this.sampled() : this.registry.list();
     return ok(this.page(listed, request, (r) => presentSimplifiedMarket(r, this.books.peek(r.conditionId))));
+  }
+
+  /** The sampling markets: those accepting orders with rewards set. */
+  private sampled(): MarketRecord[] {
+    return this.registry.list().filter((r) => isSampling(r, this.books.peek(r.conditionId)));
   }
 
   get(conditionId: string): Reply<ClobMarket> {
