@@ -12,6 +12,16 @@ export type ResponseHeaders = Record<string, string>;
 
 /** A bound on the routes whose buckets are kept (the gateway has about seventy). */
 const MAX_CACHED_ROUTES = 512;
+/** A bound on the refusals remembered at once. */
+const MAX_REMEMBERED_REFUSALS = 10_000;
+
+/** A refusal by Redis, remembered until the route's buckets of that caller admit a request again. */
+interface Refusal {
+  untilMs: number;
+  limit: number;
+  remaining: number;
+  resetAtMs: number;
+}
 
 /** Failed L1 and L2 authentications a client address may have at once, and then per second (`FailedAuthGate`), both times `RATE_LIMIT_SCALE`. */
 const AUTH_FAILURE_BURST = 100;
@@ -30,7 +40,11 @@ export interface RateLimiterSettings {
  * nobody can spend another trader's limits by sending its key id), together with the replay claim of a
  * signed write in the same Redis round trip (`AdmissionStore`). Every limited response carries
  * `X-RateLimit-Limit`, `-Remaining` and `-Reset` (unix seconds) of the request's most depleted bucket; a
- * refused request is a 429 `rate_limited` with `retry_after_seconds` and `Retry-After`. Without Redis
+ * refused request is a 429 `rate_limited` with `retry_after_seconds` and `Retry-After`. A refusal is
+ * remembered until its retry time, and the caller's requests of that route are refused meanwhile without
+ * asking Redis: Redis would refuse them too (a refused request takes no token, so that time can only
+ * move later), and a client hammering past its limit costs a map lookup rather than a script run. Such a
+ * request makes no replay claim. Without Redis
  * the limits are not applied (and said so once per distinct failure): reads stay up, and signed writes
  * are refused anyway, since their replay claim fails.
  */
@@ -39,6 +53,8 @@ export class RateLimiter {
   private readonly failures: DistinctFailures;
   private readonly routeBuckets = new Map<string, readonly BucketCheck[]>();
   private readonly authFailures: FailedAuthGate;
+  /** By bucket hash and route (`memoKey`). */
+  private readonly refusals = new Map<string, Refusal>();
 
   constructor(
     private readonly store: AdmissionStore,
@@ -76,16 +92,18 @@ export class RateLimiter {
   async admitPublic(request: IncomingMessage, method: string, route: string): Promise<ResponseHeaders> {
     const buckets = this.bucketsOf(method, route, false);
     if (buckets.length === 0) return {};
-    const identity = `ip:${this.clientOf(request)}`;
+    const bucketsKey = this.hashKey(`ip:${this.clientOf(request)}`);
+    const memoKey = `${bucketsKey} ${method} ${route}`;
+    this.refuseRemembered(memoKey);
     let answer;
     try {
-      answer = await this.store.admit({ bucketsKey: this.hashKey(identity), buckets });
+      answer = await this.store.admit({ bucketsKey, buckets });
       this.failures.cleared();
     } catch (error) {
       this.failures.failed(messageOf(error));
       return {};
     }
-    return verdictHeaders(answer.verdict!);
+    return this.verdictHeaders(answer.verdict!, memoKey);
   }
 
   /**
@@ -102,16 +120,47 @@ export class RateLimiter {
     const buckets = this.bucketsOf(method, path, true);
     if (buckets.length === 0 && write === undefined) return { claim: 'new', headers: {} };
     const claim = write && { key: `${this.settings.keyPrefix}:l2-seen:${apiKey}:${write.signature}`, signedByMs: write.signedByMs };
+    const bucketsKey = this.hashKey(`key:${apiKey}`);
+    const memoKey = `${bucketsKey} ${method} ${path}`;
+    this.refuseRemembered(memoKey);
     let answer;
     try {
-      answer = await this.store.admit({ claim, bucketsKey: this.hashKey(`key:${apiKey}`), buckets });
+      answer = await this.store.admit({ claim, bucketsKey, buckets });
       this.failures.cleared();
     } catch (error) {
       if (claim !== undefined) throw error;
       this.failures.failed(messageOf(error));
       return { claim: 'new', headers: {} };
     }
-    return { claim: answer.claim, headers: answer.verdict ? verdictHeaders(answer.verdict) : {} };
+    return { claim: answer.claim, headers: answer.verdict ? this.verdictHeaders(answer.verdict, memoKey) : {} };
+  }
+
+  /** The headers of a verdict; throws the 429 (with them) when it refuses, and remembers the refusal. */
+  private verdictHeaders(verdict: BucketVerdict, memoKey: string): ResponseHeaders {
+    if (verdict.admitted) return limitHeaders(verdict.limit, verdict.remaining, verdict.resetAtMs);
+    const refusal = { untilMs: Date.now() + verdict.retryAfterMs, limit: verdict.limit, remaining: verdict.remaining, resetAtMs: verdict.resetAtMs };
+    if (this.refusals.size >= MAX_REMEMBERED_REFUSALS) this.forgetPastRefusals();
+    this.refusals.set(memoKey, refusal);
+    return this.refuse(refusal);
+  }
+
+  private refuseRemembered(memoKey: string): void {
+    const refusal = this.refusals.get(memoKey);
+    if (refusal === undefined) return;
+    if (Date.now() < refusal.untilMs) this.refuse(refusal);
+    this.refusals.delete(memoKey);
+  }
+
+  private refuse({ untilMs, limit, remaining, resetAtMs }: Refusal): never {
+    const seconds = Math.max(1, Math.ceil((untilMs - Date.now()) / 1_000));
+    throw ApiError.of('rate_limited', 'Too Many Requests', seconds, limitHeaders(limit, remaining, resetAtMs));
+  }
+
+  /** Drops the refusals whose time has passed; all of them if that leaves the bound reached. */
+  private forgetPastRefusals(): void {
+    const now = Date.now();
+    for (const [key, refusal] of this.refusals) if (refusal.untilMs <= now) this.refusals.delete(key);
+    if (this.refusals.size >= MAX_REMEMBERED_REFUSALS) this.refusals.clear();
   }
 
   /** The buckets of a route, one array per route (the store sends each once per script run). */
@@ -147,11 +196,4 @@ function limitHeaders(limit: number, remaining: number, resetAtMs: number): Resp
     'x-ratelimit-remaining': String(remaining),
     'x-ratelimit-reset': String(Math.ceil(resetAtMs / 1_000)),
   };
-}
-
-/** The headers of a verdict; throws the 429 (with them) when it refuses. */
-function verdictHeaders(verdict: BucketVerdict): ResponseHeaders {
-  const headers = limitHeaders(verdict.limit, verdict.remaining, verdict.resetAtMs);
-  if (!verdict.admitted) throw ApiError.of('rate_limited', 'Too Many Requests', Math.max(1, Math.ceil(verdict.retryAfterMs / 1_000)), headers);
-  return headers;
 }

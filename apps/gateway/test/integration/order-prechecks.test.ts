@@ -129,6 +129,10 @@ describe('order pre-checks on the hot market metadata', () => {
     const [batchPassed, batchReplayed] = await send('/orders', batch, 2);
     expect(batchPassed).toMatchObject({ status: 425 });
     expect(batchReplayed).toEqual(unauthorized);
+    // A request refused before its orders leave is claimed too (the lane admits it then).
+    const [malformed, malformedAgain] = await send('/orders', { not: 'a list' }, 2);
+    expect(malformed).toMatchObject({ status: 400, body: { code: 'invalid_request' } });
+    expect(malformedAgain).toEqual(unauthorized);
   });
 
   it('refuses empty or malformed batches and cancel lists with texts about what the client sent', async () => {

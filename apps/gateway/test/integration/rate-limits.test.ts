@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Redis } from 'ioredis';
 import { AdmissionStore } from '../../src/http/admission-store';
+import type { ApiError } from '../../src/http/api-error';
 import { RateLimiter } from '../../src/rate-limits/rate-limiter';
 import { l1Headers, l2Headers, newWallet, startAuthGateway, type AuthGateway, type Credentials, type TestWallet } from '../support/auth-harness';
 
@@ -148,6 +149,68 @@ describe('rate limits', () => {
       expect(response.status).toBe(503);
       expect(response.headers.get('x-ratelimit-limit')).toBeNull();
     }
+  });
+});
+
+describe('refusals remembered', () => {
+  const prefix = `rl-memo-${process.pid}-${Date.now()}`;
+  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  /** The admission store, counting the requests it is asked. */
+  class CountingStore extends AdmissionStore {
+    asked = 0;
+    override admit(admission: Parameters<AdmissionStore['admit']>[0]) {
+      this.asked++;
+      return super.admit(admission);
+    }
+  }
+  const store = new CountingStore(redis, 60, `${prefix}:l2-memory-since`);
+  // At 1%: POST /order 24 at once then one every ~417 ms; GET /tags 2 per 10 s.
+  const limiter = new RateLimiter(store, { enabled: true, scale: 0.01, trustedProxyHops: 0, keyPrefix: prefix }, { warn: () => undefined });
+
+  afterAll(async () => {
+    const keys = await redis.keys(`${prefix}:*`);
+    if (keys.length > 0) await redis.del(...keys);
+    await redis.quit();
+  });
+
+  it("refuse a key's requests of the route without asking Redis (or claiming) until the retry time Redis gave", async () => {
+    let admitted = 0;
+    let refusal: ApiError | undefined;
+    while (refusal === undefined && admitted < 100) {
+      await limiter.admitSigned('key-m', 'POST', '/order').then(
+        () => admitted++,
+        (error: ApiError) => (refusal = error),
+      );
+    }
+    expect(admitted).toBe(24);
+    expect(refusal).toMatchObject({ status: 429, body: { code: 'rate_limited', retry_after_seconds: 1 } });
+    const asked = store.asked;
+
+    const known = limiter.admitSigned('key-m', 'POST', '/order', { signature: 'fresh', signedByMs: Date.now() });
+    await expect(known).rejects.toMatchObject({ status: 429, body: { code: 'rate_limited', retry_after_seconds: 1 } });
+    expect(((await known.catch((error: unknown) => error)) as ApiError).headers).toEqual(refusal!.headers);
+    expect(store.asked).toBe(asked);
+    // Another key, and another route of this key, still ask Redis.
+    await expect(limiter.admitSigned('key-n', 'POST', '/order')).resolves.toMatchObject({ claim: 'new' });
+    await expect(limiter.admitSigned('key-m', 'DELETE', '/order')).resolves.toMatchObject({ claim: 'new' });
+    expect(store.asked).toBe(asked + 2);
+
+    // A token comes back ~417 ms after the refusal: then Redis is asked again, and admits.
+    await new Promise((r) => setTimeout(r, 450));
+    await expect(limiter.admitSigned('key-m', 'POST', '/order')).resolves.toMatchObject({ claim: 'new' });
+    expect(store.asked).toBe(asked + 3);
+  });
+
+  it('refuse public requests of a client address the same way', async () => {
+    const raw = { socket: { remoteAddress: '203.0.113.77' }, headers: {} } as unknown as IncomingMessage;
+    await limiter.admitPublic(raw, 'GET', '/tags');
+    await limiter.admitPublic(raw, 'GET', '/tags');
+    await expect(limiter.admitPublic(raw, 'GET', '/tags')).rejects.toMatchObject({ status: 429, body: { retry_after_seconds: 5 } });
+    const asked = store.asked;
+    await expect(limiter.admitPublic(raw, 'GET', '/tags')).rejects.toMatchObject({ status: 429, body: { retry_after_seconds: 5 } });
+    expect(store.asked).toBe(asked);
+    const other = { socket: { remoteAddress: '203.0.113.78' }, headers: {} } as unknown as IncomingMessage;
+    expect(await limiter.admitPublic(other, 'GET', '/tags')).toMatchObject({ 'x-ratelimit-remaining': '1' });
   });
 });
 
