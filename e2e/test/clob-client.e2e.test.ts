@@ -207,6 +207,46 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
     expect(await until(async () => ((await tickOf()) === 0.001 ? true : undefined))).toBe(true);
   });
 
+  it('tells which orders earn liquidity rewards (isOrderScoring, areOrdersScoring) by the rewards the operator set', async () => {
+    const {
+      conditionId: rewarded,
+      tokens: [yesToken, noToken],
+    } = await oneMarket('client-scoring', {});
+    const host = stack.urls.clob;
+    const maker = await tradingClient(host);
+    const other = await tradingClient(host);
+    const rewards = { rates: [{ asset_address: '0x0000000000000000000000000000000000000c01', rewards_daily_rate: 10 }], min_size: 20, max_spread: 3 };
+    expect((await stack.admin('PUT', `/admin/markets/${rewarded}/rewards`, rewards)).status).toBe(200);
+
+    const placed = async (client: ClobClient, tokenID: string, price: number, size: number) =>
+      (await postOnceKnown(client, { tokenID, price, size, side: Side.BUY }))!.orderID as string;
+    const near = await placed(maker, yesToken, 0.48, 25);
+    const far = await placed(maker, yesToken, 0.4, 25);
+    const small = await placed(maker, yesToken, 0.47, 10);
+    // NO bids are YES asks at 1 - p: the best is 0.51, so the YES midpoint is 0.495 and NO's 0.505.
+    const noSide = await placed(maker, noToken, 0.49, 25);
+    const others = await placed(other, noToken, 0.48, 25);
+    await until(async () => ((await maker.getMidpoint(yesToken)).mid === '0.495' ? true : undefined));
+
+    // 1.5 cents from the midpoint with 25 shares scores; 9.5 cents, or 10 shares, does not; another
+    // trader's order is not the caller's to ask about.
+    expect(await maker.areOrdersScoring({ orderIds: [near, far, small, noSide, others] })).toEqual({
+      [near]: true,
+      [far]: false,
+      [small]: false,
+      [noSide]: true,
+      [others]: false,
+    });
+    expect(await other.isOrderScoring({ order_id: others })).toEqual({ scoring: true });
+    expect(await other.isOrderScoring({ order_id: near })).toEqual({ scoring: false });
+
+    // An order that no longer rests does not score; nor does any once the operator ends the rewards.
+    await maker.cancelOrder({ orderID: near });
+    expect(await maker.isOrderScoring({ order_id: near })).toEqual({ scoring: false });
+    expect((await stack.admin('PUT', `/admin/markets/${rewarded}/rewards`, { rates: [], min_size: 20, max_spread: 3 })).status).toBe(200);
+    expect(await until(async () => ((await maker.isOrderScoring({ order_id: noSide })).scoring === false ? true : undefined))).toBe(true);
+  });
+
   // Runs last: it resolves the market.
   it("trades, reads, cancels and redeems a deposit wallet's account with its owner's keys (signature type 3)", async () => {
     const host = stack.urls.clob;

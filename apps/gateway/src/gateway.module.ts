@@ -22,6 +22,7 @@ import { SURFACE, type Surface } from './surfaces';
 import { ClockController } from './trading/clock.controller';
 import { MoneyAdminController } from './trading/money.controller';
 import { OrdersController } from './trading/orders.controller';
+import { OrderScoringService } from './trading/order-scoring.service';
 import { OrdersService } from './trading/orders.service';
 import { OrderVerifier } from './trading/order-verifier.service';
 import { PlaceBatcher } from './trading/place-batcher';
@@ -75,6 +76,7 @@ export class GatewayModule {
         OrderVerifier,
         PlaceBatcher,
         OrdersService,
+        OrderScoringService,
         AdminTokenGuard,
         HotMetadata,
       ],

@@ -17,6 +17,7 @@ export * from './clob/stream-events';
 export * from './clob/hot-metadata';
 export * from './trading/order-submission';
 export * from './trading/order-rejections';
+export * from './trading/order-scoring';
 export * from './trading/order-terms';
 export * from './trading/read-model-sources';
 export * from './trading/requests';

@@ -53,6 +53,7 @@ import {
   splitMergeRequest,
   type WalletBinding,
 } from './trading/requests';
+import { liveOrdersRequest, ordersScoringRequest, type LiveOrderTerms } from './trading/order-scoring';
 import { bookSnapshotsRequest, tradeHistoryRequest, type BookSnapshotsPage, type TradeHistoryPage } from './trading/read-model-sources';
 import type { AccountBalances, BalanceAllowance, CancelResult, MoneyMoveRecord, MoneyMoveResult, OpenOrder, OrderResult, Page, Trade } from './trading/resources';
 import type {
@@ -121,12 +122,14 @@ export const rpcContract = {
   },
   'marketdata.activity.v1': { request: marketActivityRequest, response: {} as MarketActivityPage },
   'marketdata.admin.rewards.set.v1': { request: setRewardsRequest, response: {} as { condition_id: string; rewards: Rewards } },
+  'marketdata.orders-scoring.v1': { request: ordersScoringRequest, response: {} as Record<string, boolean> },
   'matching.orders.place.v1': { request: placeOrdersRequest, response: {} as OrderResult[][] },
   'matching.orders.cancel.v1': { request: cancelOrdersRequest, response: {} as CancelResult },
   'matching.orders.cancel-all.v1': { request: callerRequest, response: {} as CancelResult },
   'matching.orders.cancel-market.v1': { request: cancelMarketRequest, response: {} as CancelResult },
   'matching.orders.get.v1': { request: getOrderRequest, response: {} as OpenOrder },
   'matching.orders.list.v1': { request: listOrdersRequest, response: {} as Page<OpenOrder> },
+  'matching.orders.live.v1': { request: liveOrdersRequest, response: {} as LiveOrderTerms[] },
   'matching.trades.list.v1': { request: listTradesRequest, response: {} as Page<Trade> },
   'matching.balance.get.v1': { request: balanceRequest, response: {} as BalanceAllowance },
   'matching.books.snapshots.v1': { request: bookSnapshotsRequest, response: {} as BookSnapshotsPage },

@@ -59,6 +59,8 @@ export const KEYED_ROUTES = new Set([
   'GET /data/order/:id',
   'GET /data/orders',
   'GET /data/trades',
+  'GET /order-scoring',
+  'POST /orders-scoring',
   'GET /balance-allowance',
   'GET /balance-allowance/update',
   'PUT /balance-allowance',

@@ -4,15 +4,19 @@ import { orderIdSchema } from '@exchange/contracts';
 import { ApiCaller } from '../auth/api-caller';
 import { ApiError } from '../http/api-error';
 import { L2AuthGuard } from '../auth/l2-auth.guard';
+import { OrderScoringService } from './order-scoring.service';
 import { OrdersService } from './orders.service';
 import { objectBody } from '../http/object-body';
-import type { QueryString } from '../http/query-string';
+import type { QueryParam, QueryString } from '../http/query-string';
 
 /** Trading routes of the CLOB surface; every one needs L2 authentication. */
 @Controller()
 @UseGuards(L2AuthGuard)
 export class OrdersController {
-  constructor(private readonly orders: OrdersService) {}
+  constructor(
+    private readonly orders: OrdersService,
+    private readonly scoring: OrderScoringService,
+  ) {}
 
   @Post('order')
   @HttpCode(200)
@@ -65,6 +69,23 @@ export class OrdersController {
   @Get('data/trades')
   trades(@ApiCaller() caller: ApiCaller, @Query() query: QueryString) {
     return this.orders.forward('matching.trades.list.v1', { ...query, caller });
+  }
+
+  /** Whether one order earns liquidity rewards now (the stock client's `isOrderScoring`). */
+  @Get('order-scoring')
+  async orderScoring(@ApiCaller() caller: ApiCaller, @Query('order_id') orderId: QueryParam) {
+    if (typeof orderId !== 'string') throw ApiError.of('invalid_request', 'order_id: give one order id');
+    const id = orderIdSchema.safeParse(orderId);
+    if (!id.success) throw ApiError.of('invalid_request', `order_id: ${id.error.issues[0]!.message}`);
+    const scored = await this.scoring.scoring(caller, [orderId]);
+    return { scoring: scored[orderId]! };
+  }
+
+  /** Whether each order of a list earns liquidity rewards now, by id (`areOrdersScoring`). */
+  @Post('orders-scoring')
+  @HttpCode(200)
+  ordersScoring(@ApiCaller() caller: ApiCaller, @Body() body: unknown) {
+    return this.scoring.scoring(caller, body);
   }
 
   @Get('balance-allowance')

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { MAX_BATCH_ORDERS, MAX_CANCEL_IDS, orderIdSchema, type OrderResult, type RpcResponse, type RpcSubject } from '@exchange/contracts';
+import { MAX_BATCH_ORDERS, MAX_CANCEL_IDS, type OrderResult, type RpcResponse, type RpcSubject } from '@exchange/contracts';
 import { answeredByNobody, neverSent } from '@exchange/service-kit';
 import type { ApiCaller } from '../auth/api-caller';
 import { ApiError } from '../http/api-error';
 import { Forwarder } from '../http/forwarder.service';
 import type { LaneAnswer } from '../http/lane';
+import { orderIdList } from './order-id-list';
 import { OrderVerifier } from './order-verifier.service';
 import { PlaceBatcher } from './place-batcher';
 
@@ -43,18 +44,9 @@ export class OrdersService {
     return this.place(caller, body);
   }
 
-  /**
-   * DELETE /orders (and /order, checked before): the list is checked here so that the texts name what the
-   * client sent, a bare array, rather than the engine's `orderIds` field (found by a probe).
-   */
+  /** DELETE /orders (and /order, checked before). */
   cancel(caller: ApiCaller, ids: unknown) {
-    if (!Array.isArray(ids) || ids.length === 0) throw ApiError.of('invalid_request', `expected a list of 1 to ${MAX_CANCEL_IDS} order ids`);
-    if (ids.length > MAX_CANCEL_IDS) throw ApiError.of('invalid_request', `Too many order ids: ${ids.length}, max allowed: ${MAX_CANCEL_IDS}`);
-    for (const [index, id] of ids.entries()) {
-      const parsed = orderIdSchema.safeParse(id);
-      if (!parsed.success) throw ApiError.of('invalid_request', `order id at index ${index}: ${parsed.error.issues[0]!.message}`);
-    }
-    return this.forward('matching.orders.cancel.v1', { caller, orderIds: ids });
+    return this.forward('matching.orders.cancel.v1', { caller, orderIds: orderIdList(ids, MAX_CANCEL_IDS) });
   }
 
   /** Requests to the matching engine. */

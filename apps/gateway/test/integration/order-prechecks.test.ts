@@ -71,7 +71,7 @@ describe('order pre-checks on the hot market metadata', () => {
   }
 
   /** A request with its L2 headers, sent as many times as asked (a replay after the first). */
-  async function send(path: '/order' | '/orders', payload: unknown, times = 1, method: 'POST' | 'DELETE' = 'POST') {
+  async function send(path: '/order' | '/orders' | '/orders-scoring', payload: unknown, times = 1, method: 'POST' | 'DELETE' = 'POST') {
     const body = JSON.stringify(payload);
     const headers = { ...l2Headers(credentials, wallet.address, { method, path, body }), 'content-type': 'application/json' };
     const answers = [];
@@ -136,7 +136,7 @@ describe('order pre-checks on the hot market metadata', () => {
   });
 
   it('refuses empty or malformed batches and cancel lists with texts about what the client sent', async () => {
-    const refused = async (path: '/order' | '/orders', payload: unknown, method: 'POST' | 'DELETE') => {
+    const refused = async (path: '/order' | '/orders' | '/orders-scoring', payload: unknown, method: 'POST' | 'DELETE') => {
       const [answer] = await send(path, payload, 1, method);
       expect(answer).toMatchObject({ status: 400, body: { code: 'invalid_request' } });
       return answer!.body.error;
@@ -150,6 +150,20 @@ describe('order pre-checks on the hot market metadata', () => {
     expect(await refused('/orders', Array.from({ length: 1001 }, () => id), 'DELETE')).toBe('Too many order ids: 1001, max allowed: 1000');
     // A good list goes on to the engine (none runs here).
     expect((await send('/orders', [id], 1, 'DELETE'))[0]).toMatchObject({ status: 425 });
+
+    // Order scoring takes the same lists, and one id in a query.
+    expect(await refused('/orders-scoring', [], 'POST')).toBe('expected a list of 1 to 1000 order ids');
+    expect(await refused('/orders-scoring', [id, 7], 'POST')).toBe('order id at index 1: order id must be 0x + 64 hex');
+    expect(await refused('/orders-scoring', Array.from({ length: 1001 }, () => id), 'POST')).toBe('Too many order ids: 1001, max allowed: 1000');
+    expect((await send('/orders-scoring', Array.from({ length: 1000 }, () => id)))[0]).toMatchObject({ status: 425 });
+    const scoring = async (query: string) => {
+      const headers = l2Headers(credentials, wallet.address, { method: 'GET', path: '/order-scoring' });
+      const response = await fetch(`${gw.clob}/order-scoring${query}`, { headers });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    expect(await scoring('')).toMatchObject({ status: 400, body: { code: 'invalid_request', error: 'order_id: give one order id' } });
+    expect(await scoring('?order_id=0x12')).toMatchObject({ status: 400, body: { error: 'order_id: order id must be 0x + 64 hex' } });
+    expect(await scoring(`?order_id=${id}`)).toMatchObject({ status: 425 });
   });
 
   it('lets the same signed heartbeat through twice (two beats of one second), unlike other writes', async () => {

@@ -27,6 +27,11 @@ export class BooksController {
     return this.books.prices(request);
   }
 
+  @RpcRoute('marketdata.orders-scoring.v1')
+  async scoring(request: RpcRequest<'marketdata.orders-scoring.v1'>) {
+    return this.books.scoring(request.orders);
+  }
+
   @RpcRoute('marketdata.midpoint.v1')
   async midpoint(request: RpcRequest<'marketdata.midpoint.v1'>) {
     return this.books.midpoint(request.token_id);

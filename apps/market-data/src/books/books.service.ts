@@ -4,15 +4,18 @@ import {
   type HotQuoteFields,
   ok,
   type LastTradePrice,
+  type LiveOrderTerms,
   type OrderBookSummary,
   type PriceEntry,
   type Reply,
   type TokenBatchRequest,
 } from '@exchange/contracts';
+import { isSampling } from '../markets/clob-market.presenter';
 import { MarketRegistry, type MarketRecord } from '../markets/market-registry';
 import { NOT_READY, UNKNOWN_TOKEN } from '../markets/replies';
 import { bookSummary } from './book-summary';
 import { MarketBooks, type MarketTape } from './market-books';
+import { isScoring } from './order-scoring';
 import { bestAsk, bestBid, lastTradeOf, midpointOf, spreadOf, tokenLevels, toLevels, type Outcome } from './token-view';
 
 interface TokenView {
@@ -80,6 +83,26 @@ export class BooksService {
 
   lastTradesPrices(items: TokenBatchRequest): Reply<(LastTradePrice & { token_id: string })[]> {
     return this.each(items.map((i) => i.token_id), (view) => ({ token_id: view.tokenId, ...this.lastTradeOf(view) }), (all) => all);
+  }
+
+  /**
+   * Whether each resting order earns liquidity rewards now (`isScoring`), by order id: only in a sampling
+   * market (accepting orders, with reward rates set); an order of an unknown token does not.
+   */
+  scoring(orders: LiveOrderTerms[]): Reply<Record<string, boolean>> {
+    if (!this.registry.ready) return NOT_READY;
+    const answer: Record<string, boolean> = {};
+    for (const order of orders) {
+      const token = this.registry.byToken(order.token_id);
+      if (token === undefined) {
+        answer[order.id] = false;
+        continue;
+      }
+      const tape = this.books.tape(token.market.conditionId);
+      const midpoint = midpointOf(tape.book, tape.last, token.outcome);
+      answer[order.id] = isSampling(token.market, tape) && isScoring(order, midpoint, token.market.rewards);
+    }
+    return ok(answer);
   }
 
   /** The pre-rendered answers of a token's hot reads (Redis quote hash), or undefined when unknown. */

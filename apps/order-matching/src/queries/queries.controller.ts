@@ -21,6 +21,11 @@ export class QueriesController {
     return this.queries.orders(request);
   }
 
+  @RpcRoute('matching.orders.live.v1')
+  async liveOrders(request: RpcRequest<'matching.orders.live.v1'>) {
+    return this.queries.liveOrders(request.caller, request.orderIds);
+  }
+
   @RpcRoute('matching.trades.list.v1')
   trades(request: ListTradesRequest) {
     return this.queries.trades(request);

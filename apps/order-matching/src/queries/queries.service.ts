@@ -8,6 +8,7 @@ import {
   type Caller,
   type ListOrdersRequest,
   type ListTradesRequest,
+  type LiveOrderTerms,
   type OpenOrder,
   type Page,
   type Reply,
@@ -25,7 +26,10 @@ const PAGE = 100;
 const UNLIMITED = (2n ** 256n - 1n).toString();
 const EXCHANGES = Object.values(EXCHANGE_V2_CONTRACTS);
 
-/** Reads of orders and trades (committed rows) and balances (the engine's memory) of the authenticated caller. */
+/**
+ * Reads of orders and trades (committed rows), and balances and resting orders (the engine's memory), of
+ * the authenticated caller.
+ */
 @Injectable()
 export class QueriesService {
   constructor(private readonly engine: EngineService) {}
@@ -41,6 +45,23 @@ export class QueriesService {
     );
     const row = rows.rows[0];
     return row ? ok(presentOrder(row)) : notFound;
+  }
+
+  /**
+   * Those of the orders that are the caller's and rest in a book now, in the order given (order scoring):
+   * from memory, where every resting order is, as its book matches against it.
+   */
+  liveOrders(caller: Caller, orderIds: string[]): Reply<LiveOrderTerms[]> {
+    const state = this.engine.state;
+    const accounts = callerAccounts(state, caller);
+    const live: LiveOrderTerms[] = [];
+    for (const id of orderIds) {
+      const order = state.orders.get(id);
+      if (order && (order.owner === caller.apiKey || accounts.includes(order.maker))) {
+        live.push({ id: order.id, token_id: order.tokenId, price: order.price, remaining: order.size - order.matched });
+      }
+    }
+    return ok(live);
   }
 
   /** The caller's open orders (status LIVE), oldest first: those its key placed or its accounts made. */

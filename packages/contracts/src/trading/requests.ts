@@ -10,7 +10,7 @@ export type Caller = z.output<typeof caller>;
 
 /** Order ids are keccak hashes in lower-case hex; an upper-case one names the same order. */
 export const orderIdSchema = z
-  .string()
+  .string({ error: 'order id must be 0x + 64 hex' })
   .regex(/^0x[0-9a-fA-F]{64}$/, 'order id must be 0x + 64 hex')
   .transform((id) => id.toLowerCase());
 const tokenId = z.string().regex(TOKEN_ID_PATTERN, 'must be a decimal token id');
