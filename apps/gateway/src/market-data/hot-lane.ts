@@ -21,7 +21,7 @@ export function hotLane(hot: HotMetadata, limiter: RateLimiter, accessLog: Acces
     ['/midpoint', (q) => hot.quote('marketdata.midpoint.v1', q)],
     ['/tick-size', (q) => hot.tickSize({ token_id: q.token_id })],
     ['/neg-risk', (q) => hot.negRisk({ token_id: q.token_id })],
-    ['/fee-rate', (q) => hot.feeRate({ token_id: q.token_id })],
+    ['/fee-rate', (q) => hot.feeRate(feeRateQuery(q))],
   ]);
   const byParam = new Map<string, Answer>([
     ['/tick-size', (p) => hot.tickSize(p)],
@@ -55,4 +55,14 @@ export function hotLane(hot: HotMetadata, limiter: RateLimiter, accessLog: Acces
     void serveInLane(request, response, accessLog, ok(request, path, () => param({ token_id: decodeURIComponent(id) })));
     return true;
   };
+}
+
+/**
+ * `/fee-rate` answers the default schedule (no fee) without a token, so a misspelled `token_id`
+ * (`tokenId`, `token`) answered "no fee" for a market that charges one: any other parameter is refused.
+ */
+function feeRateQuery(query: Record<string, unknown>): { token_id: unknown } {
+  const unknown = Object.keys(query).find((key) => key !== 'token_id');
+  if (unknown !== undefined) throw ApiError.of('invalid_request', `unknown parameter ${unknown}: /fee-rate takes token_id (without it, the default schedule)`);
+  return { token_id: query.token_id };
 }

@@ -133,6 +133,14 @@ describe('gateway edge (real NATS, no services)', () => {
       expect(response.status).toBe(400);
       expect(await response.json()).toEqual({ error: expect.any(String), code: 'invalid_request' });
     }
+    // Without a token /fee-rate is the default schedule (no fee): a misspelled token_id is refused, not read as none.
+    const misspelled = await get('/fee-rate?tokenId=123');
+    expect(misspelled.status).toBe(400);
+    expect(await misspelled.json()).toEqual({
+      error: 'unknown parameter tokenId: /fee-rate takes token_id (without it, the default schedule)',
+      code: 'invalid_request',
+    });
+    expect((await get('/fee-rate?token_id=123')).status).toBe(503);
     // Paths the lane does not own go on to Fastify's router.
     for (const path of ['/book/', '/tick-size/1/2', '/bookx?token_id=1']) {
       const response = await get(path);
