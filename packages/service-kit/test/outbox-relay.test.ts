@@ -49,7 +49,7 @@ describe('OutboxRelay on real JetStream', () => {
       if (i % 2) store.addJson(`test.evt.n${i % 3}`, `{"i":${i}}`);
       else store.add(`test.evt.n${i % 3}`, { i });
     }
-    await new OutboxRelay(nc.jetstream(), prefix, store).kick();
+    await new OutboxRelay(nc, prefix, store).kick();
     const messages = await readStream(prefix, 'TEST');
     expect(messages.map((m) => (m.data as { i: number }).i)).toEqual([...Array(1_200).keys()]);
     expect(messages[1]!.subject).toBe('test.evt.n1');
@@ -61,7 +61,7 @@ describe('OutboxRelay on real JetStream', () => {
     const store = new MemoryOutbox();
     store.rows = [{ id: 5_000n, subject: 'test.evt.once', payload: { once: true }, published: false }];
     store.failMarking = true;
-    const relay = new OutboxRelay(nc.jetstream(), prefix, store);
+    const relay = new OutboxRelay(nc, prefix, store);
     await relay.kick();
     expect(store.rows[0]!.published).toBe(false);
     store.failMarking = false;
@@ -74,7 +74,7 @@ describe('OutboxRelay on real JetStream', () => {
     const store = new MemoryOutbox();
     store.add('test.evt.a', { i: 0 });
     store.add('test.evt.a', { i: 1 });
-    const relay = new OutboxRelay(nc.jetstream(), fastPrefix, store);
+    const relay = new OutboxRelay(nc, fastPrefix, store);
     // Row 2 was committed and offered before the first poll ran: the poll finds it, the offer is skipped.
     store.add('test.evt.a', { i: 2 });
     await relay.offer([store.rows[2]!]);
@@ -96,7 +96,7 @@ describe('OutboxRelay on real JetStream', () => {
       store.add('test.evt.a', { i: 2 });
       // Row 1's transaction has not committed yet: the store does not show it.
       const [first] = store.rows.splice(0, 1);
-      const relay = new OutboxRelay(nc.jetstream(), latePrefix, store);
+      const relay = new OutboxRelay(nc, latePrefix, store);
       await relay.kick();
       store.rows.unshift(first!);
       await relay.kick();

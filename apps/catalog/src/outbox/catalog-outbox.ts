@@ -36,7 +36,7 @@ export class CatalogOutbox implements OutboxStore, OnModuleInit, BeforeApplicati
 
   async onModuleInit(): Promise<void> {
     await ensureStream(this.nc, this.env.NATS_PREFIX, CATALOG_STREAM);
-    this.relay = new OutboxRelay(this.nc.jetstream(), this.env.NATS_PREFIX, this);
+    this.relay = new OutboxRelay(this.nc, this.env.NATS_PREFIX, this);
     this.relay.start();
     const prune = () => this.prune(Date.now()).catch((error) => this.logger.warn(`published outbox rows not pruned, again in 10 minutes: ${String(error)}`));
     this.pruner = setInterval(() => void prune(), PRUNE_EVERY_MS).unref();

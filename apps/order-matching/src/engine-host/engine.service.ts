@@ -57,7 +57,7 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
       maxAgeSeconds: this.env.MATCHING_STREAM_MAX_AGE_HOURS * 3_600,
     });
     this.outbox = new MatchingOutboxStore(this.pool);
-    this.relay = new OutboxRelay(this.nc.jetstream(), this.messaging.NATS_PREFIX, this.outbox);
+    this.relay = new OutboxRelay(this.nc, this.messaging.NATS_PREFIX, this.outbox);
     this.relay.start();
     this.onTick(() => void this.checkpoint());
     this.commits.onCommitted = (outbox) => void this.relay?.offer(outbox);
