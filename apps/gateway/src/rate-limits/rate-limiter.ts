@@ -44,9 +44,8 @@ export interface RateLimiterSettings {
  * remembered until its retry time, and the caller's requests of that route are refused meanwhile without
  * asking Redis: Redis would refuse them too (a refused request takes no token, so that time can only
  * move later), and a client hammering past its limit costs a map lookup rather than a script run. Such a
- * request makes no replay claim. Without Redis
- * the limits are not applied (and said so once per distinct failure): reads stay up, and signed writes
- * are refused anyway, since their replay claim fails.
+ * request makes no replay claim. Without Redis the limits are not applied (and said so once per
+ * distinct failure): reads stay up, and signed writes are refused anyway, since their replay claim fails.
  */
 export class RateLimiter {
   /** Without Redis, said once per distinct failure. */
