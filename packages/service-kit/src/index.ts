@@ -14,6 +14,7 @@ export * from './jetstream/outbox-relay';
 export * from './database/databases';
 export * from './database/pg-pool';
 export * from './database/unavailable';
+export * from './database/until-available';
 export * from './retry/backoff';
 export * from './bootstrap/health.controller';
 export * from './bootstrap/bootstrap-service';

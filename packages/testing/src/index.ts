@@ -4,3 +4,4 @@ export * from './processes';
 export * from './until';
 export * from './private-nats';
 export * from './market-snapshot';
+export * from './tcp-relay';

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleIn
 import type { NatsConnection } from 'nats';
 import type { Pool } from 'pg';
 import { MATCHING_STREAM } from '@exchange/contracts';
-import { ensureStream, MESSAGING_ENV, NATS_CONNECTION, OutboxRelay, pgPool, type BaseEnv } from '@exchange/service-kit';
+import { ensureStream, MESSAGING_ENV, NATS_CONNECTION, OutboxRelay, pgPool, untilDatabaseAvailable, type BaseEnv } from '@exchange/service-kit';
 import { MATCHING_ENV, type MatchingEnv } from '../config';
 import { expireOrders } from '../engine/cancel-orders';
 import { runAt } from '../engine/run-at';
@@ -17,13 +17,16 @@ export const FATAL_HANDLER = Symbol('FATAL_HANDLER');
 export type FatalHandler = (error: unknown) => void;
 
 /**
- * Hosts the engine: loads it from the database at start, runs each command against it in arrival
- * order (one writer), and answers only after the command's effects are committed (group commit).
+ * Hosts the engine: loads it from the database at start (waiting for the database while it is
+ * unavailable, each attempt into a fresh state), runs each command against it in arrival order (one
+ * writer), and answers only after the command's effects are committed (group commit).
  */
 @Injectable()
 export class EngineService implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(EngineService.name);
-  readonly state: EngineState;
+  /** Empty until the load succeeds. */
+  private current: EngineState;
+  private readonly newState: () => EngineState;
   readonly pool: Pool;
   private readonly journal: Pool;
   private readonly commits: GroupCommit;
@@ -40,14 +43,23 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
     @Inject(FATAL_HANDLER) onFatal: FatalHandler,
   ) {
     const tradeIds = new UuidV7Source();
-    this.state = new EngineState({ feeAccount: env.FEE_ACCOUNT, newId: () => tradeIds.next() });
+    this.newState = () => new EngineState({ feeAccount: env.FEE_ACCOUNT, newId: () => tradeIds.next() });
+    this.current = this.newState();
     this.pool = pgPool('queries', { connectionString: env.DATABASE_URL, max: env.DB_POOL_SIZE });
     this.journal = journalConnection(env.DATABASE_URL);
     this.commits = new GroupCommit(this.journal, onFatal);
   }
 
+  get state(): EngineState {
+    return this.current;
+  }
+
   async onModuleInit(): Promise<void> {
-    const loaded = await loadState(this.pool, this.state);
+    const { state, loaded } = await untilDatabaseAvailable(this.logger, 'loading the engine', async () => {
+      const fresh = this.newState();
+      return { state: fresh, loaded: await loadState(this.pool, fresh) };
+    });
+    this.current = state;
     if (loaded.restarted && this.env.POST_ONLY_AFTER_RESTART_SECONDS > 0) {
       this.state.postOnlyUntil = Date.now() + this.env.POST_ONLY_AFTER_RESTART_SECONDS * 1000;
     }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import { fail, ok, type Caller, type HeartbeatRequest, type Reply } from '@exchange/contracts';
-import { connectionState, NATS_CONNECTION } from '@exchange/service-kit';
+import { connectionState, NATS_CONNECTION, untilDatabaseAvailable } from '@exchange/service-kit';
 import { MATCHING_ENV, type MatchingEnv } from '../config';
 import { callerOrders, cancelWhere } from '../engine/cancel-orders';
 import { EngineService } from '../engine-host/engine.service';
@@ -47,7 +47,10 @@ export class HeartbeatsService implements OnModuleInit, OnModuleDestroy {
   }
 
   async onModuleInit(): Promise<void> {
-    const stored = await this.engine.pool.query<{ api_key: string; address: string; id: string }>('SELECT api_key, address, id FROM heartbeat_sessions');
+    // Beside the engine's load (Nest starts a module's providers together), and as it does, waiting for the database.
+    const stored = await untilDatabaseAvailable(this.logger, 'loading heartbeat sessions', () =>
+      this.engine.pool.query<{ api_key: string; address: string; id: string }>('SELECT api_key, address, id FROM heartbeat_sessions'),
+    );
     const now = Date.now();
     for (const row of stored.rows) this.sessions.set(row.api_key, { id: row.id, caller: { apiKey: row.api_key, address: row.address }, lastBeat: now });
     this.timer = setInterval(() => this.endSilentSessions(Date.now()), CHECK_EVERY_MS);

@@ -1,4 +1,5 @@
 import { Pool } from 'pg';
+import { freePort, openTcpRelay, type TcpRelay } from '@exchange/testing';
 import { COLLATERAL } from '../../src/engine/ledger';
 import { audit } from '../../src/engine/money';
 import { anOrder, traderOf } from '../support/engine-fixture';
@@ -59,5 +60,40 @@ describe('order-matching when PostgreSQL drops its connections', () => {
     await om.restart();
     expect(om.engine().state.ledger.get(trader.address.toLowerCase(), COLLATERAL)).toEqual(collateral);
     expect([...om.engine().state.orders.keys()].sort()).toEqual([before.orderID, after.orderID].sort());
+  });
+
+  it('starts while PostgreSQL cannot be reached, waits for it, and loads everything once it can', async () => {
+    const state = om.engine().state;
+    const collateral = state.ledger.get(trader.address.toLowerCase(), COLLATERAL);
+    const resting = [...state.orders.keys()].sort();
+
+    // The same database behind a port that refuses connections until the relay opens, 1 s on. Before,
+    // the load failed at once and the process exited into its supervisor's growing restart delays
+    // (a chaos probe: back 15-22 s after PostgreSQL).
+    const port = await freePort();
+    const url = new URL(om.databaseUrl);
+    const target = { host: url.hostname, port: Number(url.port || 5432) };
+    url.host = `127.0.0.1:${port}`;
+    let relay: TcpRelay | undefined;
+    const opening = new Promise<void>((resolve) =>
+      setTimeout(async () => {
+        relay = await openTcpRelay(port, target);
+        resolve();
+      }, 1_000),
+    );
+    const started = Date.now();
+    try {
+      await om.restart({ DATABASE_URL: url.toString() });
+      await opening;
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+      const loaded = om.engine().state;
+      expect(loaded.ledger.get(trader.address.toLowerCase(), COLLATERAL)).toEqual(collateral);
+      expect([...loaded.orders.keys()].sort()).toEqual(resting);
+      expect(audit(loaded).balanced).toBe(true);
+      expect(await place('0.42')).toMatchObject({ success: true, status: 'live' });
+    } finally {
+      await om.restart();
+      await relay?.close();
+    }
   });
 });
