@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { Injectable, Logger, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { decodeL2Signature, l2SignatureBytes } from '@exchange/chain';
+import { isDatabaseUnavailable } from '@exchange/service-kit';
 import { ApiError } from '../http/api-error';
 import { pathOf } from '../http/path-of';
 import { RateLimiter, type ResponseHeaders } from '../rate-limits/rate-limiter';
@@ -120,7 +121,8 @@ export class L2Authenticator {
     try {
       return await this.keys.activeKey(apiKey);
     } catch (error) {
-      this.logger.error(error instanceof Error ? error : String(error), 'api key lookup failed');
+      // An unavailable database is said once by ApiKeysService; anything else is a fault worth its stack.
+      if (!isDatabaseUnavailable(error)) this.logger.error(error instanceof Error ? error : String(error), 'api key lookup failed');
       throw ApiError.of('service_unavailable', 'authentication is unavailable, retry shortly', 1);
     }
   }

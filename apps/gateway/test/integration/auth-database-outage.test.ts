@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import { Logger, type LoggerService } from '@nestjs/common';
+import { createTestDatabase, JsonLogger } from '@exchange/service-kit';
+import { freePort, openTcpRelay, type TcpRelay } from '@exchange/testing';
+import path from 'node:path';
+import { ApiKeyRepository } from '../../src/auth/api-key.repository';
+import { ApiKeysService } from '../../src/auth/api-keys.service';
+import { AuthResources } from '../../src/auth/auth-resources';
+import { l1Headers, l2Headers, newWallet, startAuthGateway, type AuthGateway, type Credentials } from '../support/auth-harness';
+
+/**
+ * The gateway's database behind a TCP relay that the test closes: key reads then fail as in a
+ * PostgreSQL outage. Each such request is a 503, and the outage is logged once as a warning, not as an
+ * error with a stack per request (a chaos probe counted 4,049 such lines).
+ */
+describe('API key reads while the database is unavailable', () => {
+  let gw: AuthGateway;
+  let relay: TcpRelay;
+  let creds: Credentials;
+  const wallet = newWallet();
+
+  beforeAll(async () => {
+    // A database of its own, migrated, reached through the relay.
+    const real = new URL(await createTestDatabase(path.join(__dirname, '../..'), 'gw_dbout'));
+    const port = await freePort();
+    relay = await openTcpRelay(port, { host: real.hostname, port: Number(real.port || 5432) });
+    const relayed = new URL(real);
+    relayed.host = `127.0.0.1:${port}`;
+    gw = await startAuthGateway('gw_dbout', { DATABASE_URL: relayed.toString(), LOG_LEVEL: 'warn', ACCESS_LOG: 'false' });
+    creds = (await (await fetch(`${gw.clob}/auth/derive-api-key`, { headers: await l1Headers(wallet) })).json()) as Credentials;
+  });
+  afterAll(() => gw.close());
+
+  it('answers each request 503', async () => {
+    await relay.close();
+    for (let i = 0; i < 10; i++) {
+      // A key no cache holds: each request reads the database.
+      const unknown = { ...creds, apiKey: randomUUID() };
+      const response = await fetch(`${gw.clob}/data/orders`, { headers: l2Headers(unknown, wallet.address, { method: 'GET', path: '/data/orders' }) });
+      expect(response.status).toBe(503);
+      expect(await response.json()).toEqual({ error: 'authentication is unavailable, retry shortly', code: 'service_unavailable', retry_after_seconds: 1 });
+    }
+  });
+
+  it('says so once, as a warning, where it logged an error with a stack per read', async () => {
+    const said: string[] = [];
+    const capture = (level: string) => (message: unknown) => void said.push(`${level} ${String(message)}`);
+    const logger: LoggerService = { log: capture('log'), warn: capture('warn'), error: capture('error') };
+    Logger.overrideLogger(logger);
+    const resources = AuthResources.create(gw.env, new JsonLogger('test', 'error'));
+    const keys = new ApiKeysService(resources, new ApiKeyRepository(resources));
+    try {
+      for (let i = 0; i < 10; i++) await expect(keys.activeKey(randomUUID())).rejects.toMatchObject({ code: 'P1001' });
+    } finally {
+      await resources.close();
+    }
+    expect(said).toEqual([expect.stringMatching(/^warn api key reads failing, the database is unavailable: Can't reach database server at 127\.0\.0\.1:\d+$/)]);
+  });
+});
