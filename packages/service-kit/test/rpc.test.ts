@@ -81,6 +81,7 @@ describe('request/reply over real NATS with the Nest transport', () => {
     expect(reply).toMatchObject({ ok: false, status: 503, body: { code: 'service_unavailable' } });
     expect(Date.now() - started).toBeLessThan(500);
     expect(answeredByNobody(reply as Failure)).toBe(true);
+    expect((reply as Failure).body.error).toBe('no service is answering catalog.tags.list.v1: nothing was done; retry shortly');
   });
 
   it('tells a service that is slow to answer from one that is not there', async () => {
@@ -90,6 +91,8 @@ describe('request/reply over real NATS with the Nest transport', () => {
       const reply = await new RpcClient(nc, `${prefix}y`, 300).request('catalog.tags.list.v1', {});
       expect(reply).toMatchObject({ ok: false, status: 503, body: { code: 'service_unavailable', retry_after_seconds: 1 } });
       expect(answeredByNobody(reply as Failure)).toBe(false);
+      // It arrived: what it asked may have been done, and the client is told to check (it was "timed out").
+      expect((reply as Failure).body.error).toBe('catalog.tags.list.v1 timed out: a change it asked for may have been made, so check before sending it again');
     } finally {
       silent.unsubscribe();
     }

@@ -72,8 +72,10 @@ export class RpcClient {
     } catch (error) {
       if (error instanceof PartsUnavailableError) return fail('service_unavailable', `${subject}: ${error.message}`, 1);
       const code = (error as NatsError).code;
-      if (code === '503') return fail('service_unavailable', `${NO_RESPONDER} ${subject}`, 1);
-      if (code === 'TIMEOUT') return fail('service_unavailable', `${subject} timed out`, 1);
+      if (code === '503') return fail('service_unavailable', `${NO_RESPONDER} ${subject}: nothing was done; retry shortly`, 1);
+      // Sent, so it may have been carried out: a client retrying a write blindly could make it twice (a
+      // chaos probe: three of six events whose creation timed out existed). Placements say more (gateway).
+      if (code === 'TIMEOUT') return fail('service_unavailable', `${subject} timed out: a change it asked for may have been made, so check before sending it again`, 1);
       throw error;
     }
   }
