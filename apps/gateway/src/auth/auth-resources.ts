@@ -1,6 +1,6 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Redis } from 'ioredis';
-import { DistinctFailures, type JsonLogger } from '@exchange/service-kit';
+import { sayConnectionFailures, type JsonLogger } from '@exchange/service-kit';
 import type { GatewayEnv } from '../config';
 import { PrismaClient } from '../generated/prisma/client';
 import { ApiKeyCache } from './api-key-cache';
@@ -41,10 +41,7 @@ export class AuthResources {
     // scavenge until a full collection, so every replay check was promoted (~0.45 MB per scavenge at
     // 2,000 orders/s) and forced a 5-9 ms mark-compact every few seconds (docs/performance.md, eighth session).
     const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 1, commandTimeout: 2_000 });
-    // One line per distinct failure, not one per reconnection attempt.
-    const failures = new DistinctFailures((message) => logger.warn(`redis: ${message}`, 'auth'));
-    redis.on('error', (error: Error) => failures.failed(error.message));
-    redis.on('ready', () => failures.cleared());
+    sayConnectionFailures(redis, (message) => logger.warn(`redis: ${message}`, 'auth'));
     const settings: AuthSettings = {
       chainId: env.CHAIN_ID,
       maxSkewMs: env.L2_MAX_SKEW_SECONDS * 1_000,

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { DistinctFailures } from '@exchange/service-kit';
+import { sayConnectionFailures } from '@exchange/service-kit';
 
 /** The channel Redis sends key invalidations to, for a client that redirects them (RESP2). */
 const INVALIDATION_CHANNEL = '__redis__:invalidate';
@@ -49,11 +49,7 @@ export class HotCache {
     });
     // One line per distinct failure until the connection is ready again, not one per reconnection
     // attempt (3-4 lines a second during a Redis outage; found by a chaos probe).
-    for (const connection of [reader, listener]) {
-      const failures = new DistinctFailures((message) => onProblem(`redis: ${message}`));
-      connection.on('error', (error: Error) => failures.failed(error.message));
-      connection.on('ready', () => failures.cleared());
-    }
+    for (const connection of [reader, listener]) sayConnectionFailures(connection, (message) => onProblem(`redis: ${message}`));
   }
 
   /** Caches the keys under `prefix` (e.g. `exch:md:`), read through its own two connections. */
