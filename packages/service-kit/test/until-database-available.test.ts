@@ -1,5 +1,5 @@
 import { Pool } from 'pg';
-import { freePort, openTcpRelay, type TcpRelay } from '@exchange/testing';
+import { databaseRelay } from '@exchange/testing';
 import { adminDatabaseUrl } from '../src/database/databases';
 import { untilDatabaseAvailable } from '../src/database/until-available';
 
@@ -8,17 +8,10 @@ describe('untilDatabaseAvailable', () => {
   const logger = { warn: (m: string) => lines.push(`warn ${m}`), log: (m: string) => lines.push(`log ${m}`) };
 
   it('waits for a database that cannot be reached yet, and answers once it can', async () => {
-    const port = await freePort();
-    const pool = new Pool({ connectionString: `postgresql://postgres@127.0.0.1:${port}/postgres`, max: 1 });
-    const server = new URL(adminDatabaseUrl());
-    let relay: TcpRelay | undefined;
-    // The port refuses connections until the relay to the real PostgreSQL listens on it.
-    const opened = new Promise<void>((resolve) =>
-      setTimeout(async () => {
-        relay = await openTcpRelay(port, { host: server.hostname, port: Number(server.port || 5432) });
-        resolve();
-      }, 700),
-    );
+    // The relay's port refuses connections until it opens, 700 ms on.
+    const relay = await databaseRelay(adminDatabaseUrl());
+    const pool = new Pool({ connectionString: relay.url, max: 1 });
+    const opened = new Promise<void>((resolve) => setTimeout(() => void relay.open().then(resolve), 700));
     let attempts = 0;
     const started = Date.now();
     const answer = await untilDatabaseAvailable(logger, 'loading', async () => {
@@ -33,7 +26,7 @@ describe('untilDatabaseAvailable', () => {
     expect(Date.now() - started).toBeLessThan(2_500);
     expect(lines).toEqual([expect.stringMatching(/^warn loading: the database is unavailable \(.*\); waiting for it$/), 'log loading: the database is back']);
     await pool.end();
-    await relay!.close();
+    await relay.close();
   });
 
   it('throws at once a failure that is not about the database being unavailable', async () => {

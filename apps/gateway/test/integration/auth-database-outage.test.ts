@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Logger, type LoggerService } from '@nestjs/common';
-import { createTestDatabase, JsonLogger } from '@exchange/service-kit';
-import { freePort, openTcpRelay, type TcpRelay } from '@exchange/testing';
+import { createTestDatabase, dropDatabase, JsonLogger } from '@exchange/service-kit';
+import { databaseRelay, type DatabaseRelay } from '@exchange/testing';
 import path from 'node:path';
 import { ApiKeyRepository } from '../../src/auth/api-key.repository';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
@@ -15,21 +15,24 @@ import { l1Headers, l2Headers, newWallet, startAuthGateway, type AuthGateway, ty
  */
 describe('API key reads while the database is unavailable', () => {
   let gw: AuthGateway;
-  let relay: TcpRelay;
+  let databaseUrl: string;
+  let relay: DatabaseRelay;
   let creds: Credentials;
   const wallet = newWallet();
 
   beforeAll(async () => {
     // A database of its own, migrated, reached through the relay.
-    const real = new URL(await createTestDatabase(path.join(__dirname, '../..'), 'gw_dbout'));
-    const port = await freePort();
-    relay = await openTcpRelay(port, { host: real.hostname, port: Number(real.port || 5432) });
-    const relayed = new URL(real);
-    relayed.host = `127.0.0.1:${port}`;
-    gw = await startAuthGateway('gw_dbout', { DATABASE_URL: relayed.toString(), LOG_LEVEL: 'warn', ACCESS_LOG: 'false' });
+    databaseUrl = await createTestDatabase(path.join(__dirname, '../..'), 'gw_dbout');
+    relay = await databaseRelay(databaseUrl);
+    await relay.open();
+    gw = await startAuthGateway('gw_dbout', { DATABASE_URL: relay.url, LOG_LEVEL: 'warn', ACCESS_LOG: 'false' });
     creds = (await (await fetch(`${gw.clob}/auth/derive-api-key`, { headers: await l1Headers(wallet) })).json()) as Credentials;
   });
-  afterAll(() => gw.close());
+  afterAll(async () => {
+    await gw.close();
+    // The harness drops the database it made; this one, which the gateway used instead, is the test's.
+    await dropDatabase(databaseUrl);
+  });
 
   it('answers each request 503', async () => {
     await relay.close();

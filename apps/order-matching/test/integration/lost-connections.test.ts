@@ -1,5 +1,5 @@
 import { Pool } from 'pg';
-import { freePort, openTcpRelay, type TcpRelay } from '@exchange/testing';
+import { databaseRelay } from '@exchange/testing';
 import { COLLATERAL } from '../../src/engine/ledger';
 import { audit } from '../../src/engine/money';
 import { anOrder, traderOf } from '../support/engine-fixture';
@@ -70,20 +70,11 @@ describe('order-matching when PostgreSQL drops its connections', () => {
     // The same database behind a port that refuses connections until the relay opens, 1 s on. Before,
     // the load failed at once and the process exited into its supervisor's growing restart delays
     // (a chaos probe: back 15-22 s after PostgreSQL).
-    const port = await freePort();
-    const url = new URL(om.databaseUrl);
-    const target = { host: url.hostname, port: Number(url.port || 5432) };
-    url.host = `127.0.0.1:${port}`;
-    let relay: TcpRelay | undefined;
-    const opening = new Promise<void>((resolve) =>
-      setTimeout(async () => {
-        relay = await openTcpRelay(port, target);
-        resolve();
-      }, 1_000),
-    );
+    const relay = await databaseRelay(om.databaseUrl);
+    const opening = new Promise<void>((resolve) => setTimeout(() => void relay.open().then(resolve), 1_000));
     const started = Date.now();
     try {
-      await om.restart({ DATABASE_URL: url.toString() });
+      await om.restart({ DATABASE_URL: relay.url });
       await opening;
       expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
       const loaded = om.engine().state;
@@ -93,7 +84,7 @@ describe('order-matching when PostgreSQL drops its connections', () => {
       expect(await place('0.42')).toMatchObject({ success: true, status: 'live' });
     } finally {
       await om.restart();
-      await relay?.close();
+      await relay.close();
     }
   });
 });
