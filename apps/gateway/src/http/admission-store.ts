@@ -62,8 +62,11 @@ const OUTCOMES: ClaimOutcome[] = ['seen', 'new', 'before-memory'];
  * neither made nor charged: its first use may have been forgotten (until the nineteenth session a write
  * sent again after a Redis restart, within its timestamp's window, was carried out twice; found by a
  * chaos probe). Later, a write signed that long ago is stale anyway. The start comes from `INFO`'s
- * uptime (whole seconds: the latest moment they allow) and is kept in KEYS[1] for a claim lifetime (0
- * once it no longer matters), so that `INFO` runs about once a lifetime; a restart drops the key too.
+ * uptime, the seconds of the clock since the second Redis started in (not elapsed time: 150 ms after a
+ * start at .900 it reads 1), taken as the last moment of that second; read as elapsed time, the start
+ * came out up to a second early, and a write signed in that second was claimed as new (a CI run of
+ * its test caught it). It is kept in KEYS[1] for a claim lifetime (0 once it no longer
+ * matters), so that `INFO` runs about once a lifetime; a restart drops the key too.
  * A `FLUSHALL` is not a restart: the claims it drops are not noticed.
  *
  * ARGV: claim TTL s, the run's distinct bucket sets (count, then per set its size and (field, limit,
@@ -80,10 +83,13 @@ local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
 local claim_ttl = ARGV[1]
 local since = tonumber(redis.call('GET', KEYS[1]) or '-1')
 if since == -1 then
-  local uptime_ms = tonumber(string.match(redis.call('INFO', 'server'), 'uptime_in_seconds:(%d+)')) * 1000
+  local uptime_s = tonumber(string.match(redis.call('INFO', 'server'), 'uptime_in_seconds:(%d+)'))
   local lifetime_ms = tonumber(claim_ttl) * 1000
   since = 0
-  if uptime_ms < lifetime_ms then since = now - uptime_ms end
+  if uptime_s * 1000 < lifetime_ms then
+    -- The start's second is uptime_s seconds of the clock before this one; its last moment, never after now.
+    since = math.min(now, (math.floor(now / 1000) - uptime_s + 1) * 1000)
+  end
   redis.call('SET', KEYS[1], string.format('%.17g', since), 'PX', lifetime_ms)
 end
 local sets = {}
