@@ -48,7 +48,7 @@ export class AuthResources {
       serverSecret: Buffer.from(env.AUTH_SECRET, 'utf8'),
     };
     // A timestamp is fresh for at most 2 × the window, so a signature needs remembering that long.
-    const admissions = new AdmissionStore(redis, env.L2_MAX_SKEW_SECONDS * 2, `${env.REDIS_KEY_PREFIX}:l2-redis-start`);
+    const admissions = new AdmissionStore(redis, env.L2_MAX_SKEW_SECONDS * 2, `${env.REDIS_KEY_PREFIX}:l2-memory-since`);
     const cipher = new CredentialCipher(Buffer.from(env.CREDENTIALS_KEY, 'base64'));
     return new AuthResources(settings, prisma, redis, admissions, cipher);
   }

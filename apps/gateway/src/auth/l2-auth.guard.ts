@@ -47,9 +47,9 @@ const refused = () => ApiError.of('unauthorized', 'Unauthorized/Invalid api key'
  * invalid, may drop good credentials (found by a probe with the stock client).
  */
 const REPLAYED = 'Unauthorized: this signed request was already received (a replay); sign it again with a later timestamp';
-/** Signed before Redis, which remembers received writes, started empty: it may have been received before. */
+/** Signed before Redis, which remembers received writes, lost them (a restart, a flush): it may have been received before. */
 const BEFORE_MEMORY =
-  'Unauthorized: this signed request is older than the exchange\'s memory of received requests (it restarted), so it may be a replay; sign it again with a later timestamp';
+  'Unauthorized: this signed request is older than the exchange\'s memory of received requests (it was reset), so it may be a replay; sign it again with a later timestamp';
 
 function sameBytes(a: Buffer, b: Buffer): boolean {
   return a.length === b.length && timingSafeEqual(a, b);

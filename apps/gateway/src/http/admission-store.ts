@@ -33,8 +33,9 @@ export interface BucketVerdict {
 }
 
 /**
- * A claim's outcome: `new`, `seen` (a replay), or `before-memory`: signed before Redis started (empty),
- * so a replay could not be told apart. Nothing is taken from the buckets unless `new`.
+ * A claim's outcome: `new`, `seen` (a replay), or `before-memory`: signed before Redis's memory of
+ * claims began (it restarted empty or lost its data), so a replay could not be told apart. Nothing is
+ * taken from the buckets unless `new`.
  */
 export type ClaimOutcome = 'new' | 'seen' | 'before-memory';
 
@@ -56,26 +57,25 @@ const OUTCOMES: ClaimOutcome[] = ['seen', 'new', 'before-memory'];
  * expiry moves a minute at a time, so that most requests need no expiry command). Two requests of one
  * run on the same bucket see each other.
  *
- * Claims are only as old as Redis: one that keeps nothing on disk forgets every claim when it
- * restarts. Within a claim's lifetime of its start, a claim of a write certainly signed before Redis
- * started (the last millisecond its timestamp allows is earlier) is answered `before-memory` and
- * neither made nor charged: its first use may have been forgotten (until the nineteenth session a write
- * sent again after a Redis restart, within its timestamp's window, was carried out twice; found by a
- * chaos probe). Later, a write signed that long ago is stale anyway. The start comes from `INFO`'s
- * uptime, the seconds of the clock since the second Redis started in (not elapsed time: 150 ms after a
- * start at .900 it reads 1), taken as the last moment of that second; read as elapsed time, the start
- * came out up to a second early, and a write signed in that second was claimed as new (a CI run of
- * its test caught it). It is kept in KEYS[1] for a claim lifetime (0 once it no longer
- * matters), so that `INFO` runs about once a lifetime; a restart drops the key too.
- * A `FLUSHALL` is not a restart: the claims it drops are not noticed.
+ * Claims are only as old as Redis's data: a Redis that keeps nothing on disk forgets every claim when it
+ * restarts, and a `FLUSHALL` or an eviction drops them too. KEYS[1], kept without expiry, holds the
+ * moment from which this memory is whole: a run that finds it missing takes now, as the data was lost
+ * at some moment up to now. A claim of a write certainly signed before it (the last millisecond its
+ * timestamp allows is earlier) is answered `before-memory` and neither made nor charged: its first use
+ * may have been forgotten (until the nineteenth session a write sent again after a Redis restart,
+ * within its timestamp's window, was carried out twice; found by a chaos probe). The store runs the
+ * script for no request whenever its connection becomes ready, so that the moment of a fresh or
+ * restarted Redis is when the gateway reached it, not the first signed write, which would be refused.
+ * Until the twenty-first session the moment was Redis's start, from `INFO`'s uptime: a flush was not
+ * noticed, and a write sent again after one was carried out again.
  *
  * ARGV: claim TTL s, the run's distinct bucket sets (count, then per set its size and (field, limit,
  * window ms) per bucket), request count, then per request: claim flag, its set's number (0: none) and
  * the latest signing time of its claim (ms; 0 without a claim). Sending each route's set once per run
  * rather than with every request keeps the command small (the arguments of every request cost the
- * gateway CPU to encode). KEYS: the key of Redis's start, then per request its claim key if flagged,
- * then its hash if it has buckets. Answers per request: claim outcome (0 seen, 1 new, 2 before Redis's
- * start), admitted, limit, remaining, reset ms, retry-after ms.
+ * gateway CPU to encode). KEYS: the key of the moment the memory is whole from, then per request its
+ * claim key if flagged, then its hash if it has buckets. Answers per request: claim outcome (0 seen,
+ * 1 new, 2 before that moment), admitted, limit, remaining, reset ms, retry-after ms.
  */
 const ADMIT_SCRIPT = `
 local clock = redis.call('TIME')
@@ -83,14 +83,9 @@ local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
 local claim_ttl = ARGV[1]
 local since = tonumber(redis.call('GET', KEYS[1]) or '-1')
 if since == -1 then
-  local uptime_s = tonumber(string.match(redis.call('INFO', 'server'), 'uptime_in_seconds:(%d+)'))
-  local lifetime_ms = tonumber(claim_ttl) * 1000
-  since = 0
-  if uptime_s * 1000 < lifetime_ms then
-    -- The start's second is uptime_s seconds of the clock before this one; its last moment, never after now.
-    since = math.min(now, (math.floor(now / 1000) - uptime_s + 1) * 1000)
-  end
-  redis.call('SET', KEYS[1], string.format('%.17g', since), 'PX', lifetime_ms)
+  -- Redis lost its data (a restart empty, a flush, an eviction) at some moment up to now: claims may be gone.
+  since = now
+  redis.call('SET', KEYS[1], string.format('%.17g', since))
 end
 local sets = {}
 local a = 3
@@ -193,16 +188,26 @@ type AdmittingRedis = Redis & { admitRequests(keyCount: number, ...args: (string
  */
 export class AdmissionStore {
   private readonly batch: TurnBatch<Admission, AdmissionAnswer>;
+  /**
+   * A run for no request: notes a Redis that lost its data as soon as it is reached (made whenever the
+   * connection becomes ready).
+   */
+  readonly noteMemory: () => Promise<void>;
 
-  /** `startKey`: where the script keeps Redis's start while it matters to claims. */
-  constructor(redis: Redis, claimTtlSeconds: number, startKey: string) {
+  /** `sinceKey`: where the script keeps the moment from which Redis's memory of claims is whole. */
+  constructor(redis: Redis, claimTtlSeconds: number, sinceKey: string) {
     redis.defineCommand('admitRequests', { lua: ADMIT_SCRIPT });
     const admitting = redis as AdmittingRedis;
+    this.noteMemory = () => admitting.admitRequests(1, sinceKey, claimTtlSeconds, 0, 0).then(() => undefined);
+    // A failure leaves it to the next run, which any signed write makes.
+    const note = () => void this.noteMemory().catch(() => undefined);
+    redis.on('ready', note);
+    if (redis.status === 'ready') note();
     this.batch = new TurnBatch(async (admissions) => {
       // Fails at once while disconnected: a run sent then waited for the reconnection, up to its 2 s
       // timeout, and every request of a Redis outage with it, /ok included (found by a chaos probe).
       if (redis.status !== 'ready') throw new Error(`redis is ${redis.status}`);
-      const keys: string[] = [startKey];
+      const keys: string[] = [sinceKey];
       const sets = new Map<readonly BucketCheck[], number>();
       const perRequest: number[] = [];
       for (const { claim, bucketsKey, buckets } of admissions) {

@@ -107,8 +107,8 @@ export class RateLimiter {
 
   /**
    * An authenticated L2 request: the signature of a write claimed (remembered for twice the L2 window;
-   * `seen`: a replay, nothing taken; `before-memory`: signed before Redis started, nothing taken) and
-   * its key's limits taken. A failure of Redis is thrown when there is a signature to claim.
+   * `seen`: a replay, nothing taken; `before-memory`: signed before Redis's memory of claims began,
+   * nothing taken) and its key's limits taken. A failure of Redis is thrown when there is a signature to claim.
    */
   async admitSigned(
     apiKey: string,

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { freePort, until } from '@exchange/testing';
@@ -18,7 +18,9 @@ describe('AdmissionStore', () => {
     redis = new Redis(REDIS_URL);
     // Runs fail at once until the connection is ready.
     await redis.ping();
-    store = new AdmissionStore(redis, CLAIM_TTL, `${prefix}:redis-start`);
+    store = new AdmissionStore(redis, CLAIM_TTL, `${prefix}:since`);
+    // Its key is new: the memory is whole from this run on, before any claim is signed.
+    await store.noteMemory();
     // Counts the script runs; each still goes to Redis.
     runs = jest.spyOn(redis as unknown as { admitRequests: () => Promise<number[][]> }, 'admitRequests');
   });
@@ -37,7 +39,7 @@ describe('AdmissionStore', () => {
   describe('claims', () => {
     it('accept each signature once, a repeat in the same turn or a later one refused, in one script run per turn', async () => {
       const names = Array.from({ length: 40 }, (_, i) => `sig-${i}`);
-      const firstTurn = await Promise.all([...names, 'sig-3', 'sig-3'].map(claim));
+      const firstTurn = await Promise.all([...names, 'sig-3', 'sig-3'].map((name) => claim(name)));
       expect(firstTurn.map((a) => a.claim)).toEqual([...names.map(() => 'new'), 'seen', 'seen']);
       expect(firstTurn.every((a) => a.verdict === null)).toBe(true);
       expect(runs).toHaveBeenCalledTimes(1);
@@ -143,45 +145,66 @@ describe('AdmissionStore', () => {
     });
   });
 
-  describe('after Redis restarts empty', () => {
-    it('refuse a write signed before its start, take nothing for it, and claim later ones as usual', async () => {
-      // A Redis of this test's own, keeping nothing on disk as the machine's: that one is shared.
-      const port = await freePort();
-      const start = () => spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-      let server = start();
-      const own = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 1, retryStrategy: () => 50 });
-      const ownStore = new AdmissionStore(own, CLAIM_TTL, 'start');
-      const write = (name: string, signedByMs: number) =>
-        ownStore.admit({ claim: { key: `seen:${name}`, signedByMs }, bucketsKey: 'rl:trader', buckets: [bucket('b', 3, 10_000)] });
-      try {
-        await until(async () => ((await own.ping().catch(() => '')) === 'PONG' ? true : undefined));
-        // Its uptime is in whole seconds: within the first one, every write counts as signed before its start.
-        await sleep(1_100);
-        // Signed late in a second and restarted at once, Redis starts late in that second too; its uptime
-        // read early in the next one is 1 while less than a second has passed. Read as elapsed time, that
-        // put its start before this signature, and the write was claimed as new (a CI run caught it).
-        while (Date.now() % 1_000 < 600 || Date.now() % 1_000 >= 700) await sleep(5);
-        const signedBy = Date.now();
-        expect(await write('split', signedBy)).toMatchObject({ claim: 'new' });
-        expect(await write('split', signedBy)).toMatchObject({ claim: 'seen' });
+  describe('after Redis loses its data', () => {
+    // A Redis of this test's own, keeping nothing on disk as the machine's: that one is shared.
+    let port: number;
+    let server: ChildProcess;
+    let own: Redis;
+    let ownStore: AdmissionStore;
+    const start = () => spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    const ready = () => until(async () => ((await own.ping().catch(() => '')) === 'PONG' ? true : undefined));
+    const write = (name: string, signedByMs: number) =>
+      ownStore.admit({ claim: { key: `seen:${name}`, signedByMs }, bucketsKey: 'rl:trader', buckets: [bucket('b', 3, 10_000)] });
 
-        const exited = new Promise((resolve) => server.once('exit', resolve));
-        server.kill('SIGTERM');
-        await exited;
-        server = start();
-        await until(async () => ((await own.ping().catch(() => '')) === 'PONG' ? true : undefined));
-        if (Math.floor(Date.now() / 1_000) === Math.floor(signedBy / 1_000)) await sleep(1_200 - (Date.now() % 1_000));
+    beforeAll(async () => {
+      port = await freePort();
+      server = start();
+      own = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 1, retryStrategy: () => 50 });
+      ownStore = new AdmissionStore(own, CLAIM_TTL, 'since');
+      await ready();
+    });
+    afterAll(() => {
+      own.disconnect();
+      server.kill('SIGTERM');
+    });
 
-        // Before, the same write was new again and carried out a second time (found by a chaos probe).
-        expect(await write('split', signedBy)).toEqual({ claim: 'before-memory', verdict: null });
-        expect(await own.exists('seen:split')).toBe(0);
-        // Signed after the restart was noticed: an ordinary claim, charged to a bucket Redis lost too.
-        expect(await write('later', Date.now())).toMatchObject({ claim: 'new', verdict: { remaining: 2 } });
-        expect(await write('later', Date.now())).toMatchObject({ claim: 'seen' });
-      } finally {
-        own.disconnect();
-        server.kill('SIGTERM');
-      }
+    it('take a fresh Redis as whole from when the store reached it: the first write is new', async () => {
+      expect(await write('first', Date.now())).toMatchObject({ claim: 'new' });
+    });
+
+    it('after a restart, refuse a write signed before the store reached it again, take nothing for it, and claim later ones as usual', async () => {
+      const signedBy = Date.now();
+      expect(await write('split', signedBy)).toMatchObject({ claim: 'new' });
+      expect(await write('split', signedBy)).toMatchObject({ claim: 'seen' });
+
+      const exited = new Promise((resolve) => server.once('exit', resolve));
+      server.kill('SIGTERM');
+      await exited;
+      server = start();
+      await ready();
+
+      // Before the nineteenth session, the same write was new again and carried out a second time (found by a chaos probe).
+      expect(await write('split', signedBy)).toEqual({ claim: 'before-memory', verdict: null });
+      expect(await own.exists('seen:split')).toBe(0);
+      // Signed after the loss was noticed: an ordinary claim, charged to a bucket Redis lost too.
+      expect(await write('later', Date.now())).toMatchObject({ claim: 'new', verdict: { remaining: 2 } });
+      expect(await write('later', Date.now())).toMatchObject({ claim: 'seen' });
+    });
+
+    it('after a FLUSHALL, the same: a write sent again is refused, not carried out twice', async () => {
+      const signedBy = Date.now();
+      expect(await write('merge', signedBy)).toMatchObject({ claim: 'new' });
+      // The moment the memory is whole from stays while the data does: no expiry.
+      expect(await own.ttl('since')).toBe(-1);
+      await own.flushall();
+      // Signed strictly before the run that finds the data gone.
+      await sleep(5);
+
+      // Until the twenty-first session a flush was not noticed (Redis had not restarted) and this was new again.
+      expect(await write('merge', signedBy)).toEqual({ claim: 'before-memory', verdict: null });
+      const signedAfter = Date.now();
+      expect(await write('after-flush', signedAfter)).toMatchObject({ claim: 'new' });
+      expect(await write('after-flush', signedAfter)).toMatchObject({ claim: 'seen' });
     });
   });
 });
