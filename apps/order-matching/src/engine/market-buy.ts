@@ -1,6 +1,6 @@
 import { Side, type MatchingBook } from '../core';
 import { costAtCap, MICRO, SHARE_STEP, valueOf } from './book-terms';
-import { feeFor, type FeeSchedule } from './fees';
+import { FeeTally, type FeeSchedule } from './fees';
 
 /** What a marketable BUY's collateral buys from the book right now. */
 export interface BudgetWalk {
@@ -8,7 +8,7 @@ export interface BudgetWalk {
   shares: number;
   /** Collateral they cost at the makers' prices (at most the budget). */
   cost: number;
-  /** The taker fee of those shares at the prices of the levels they come from. */
+  /** The taker fee of those shares at the prices of the levels they come from, as their fills will owe it. */
   fee: number;
   /** Whether the budget is spent: what is left does not buy 0.01 share at the cap. */
   spent: boolean;
@@ -32,8 +32,8 @@ export function walkBudget(book: MatchingBook, takerSide: Side, cap: number, bud
   const opposite = bid ? Side.ASK : Side.BID;
   let shares = 0;
   let cost = 0;
-  let fee = 0;
-  const walked = () => ({ shares, cost, fee, spent: budget - cost < costAtCap(SHARE_STEP, cap) });
+  const fees = new FeeTally(schedule);
+  const walked = () => ({ shares, cost, fee: fees.total, spent: budget - cost < costAtCap(SHARE_STEP, cap) });
   for (let read = 0, wanted = FIRST_LEVELS; ; wanted *= 2) {
     const levels = book.depth(opposite, wanted);
     for (; read < levels.length; read++) {
@@ -44,32 +44,43 @@ export function walkBudget(book: MatchingBook, takerSide: Side, cap: number, bud
       const take = Math.min(level.size, affordable);
       shares += take;
       cost += valueOf(take, price);
-      fee += feeFor(schedule, take, price);
+      fees.add(take, price);
       // Less than a level's worth left: less than 0.01 share's cost here, and every later level costs more.
-      if (take < level.size) return { shares, cost, fee, spent: true };
+      if (take < level.size) return { shares, cost, fee: fees.total, spent: true };
     }
     if (levels.length < wanted) return walked();
   }
 }
 
+/** What a limit BUY would take from the book on arrival. */
+export interface Crossing {
+  shares: number;
+  /** Their taker fee at the prices of the levels they come from, as their fills will owe it. */
+  fee: number;
+}
+
 /**
  * How many of `wanted` shares a limit BUY (GTC, GTD) would take from the book right now, at prices up to
- * its own (`cap`, in the bought token's terms): the part of it that can owe a taker's fee.
+ * its own (`cap`, in the bought token's terms), and their taker fee: the part of it that owes one.
  */
-export function crossableShares(book: MatchingBook, takerSide: Side, cap: number, wanted: number): number {
+export function crossingOf(book: MatchingBook, takerSide: Side, cap: number, wanted: number, schedule: FeeSchedule): Crossing {
   const bid = takerSide === Side.BID;
   // Most quotes cross nothing: the best opposite price alone says so, without reading levels.
-  if ((bid ? book.bestAsk() : MICRO - book.bestBid()) > cap) return 0;
+  if ((bid ? book.bestAsk() : MICRO - book.bestBid()) > cap) return { shares: 0, fee: 0 };
   const opposite = bid ? Side.ASK : Side.BID;
+  const fees = new FeeTally(schedule);
   let shares = 0;
   for (let read = 0, levels = FIRST_LEVELS; ; levels *= 2) {
     const depth = book.depth(opposite, levels);
     for (; read < depth.length; read++) {
       const level = depth[read]!;
-      if ((bid ? level.price : MICRO - level.price) > cap) return shares;
-      shares += level.size;
-      if (shares >= wanted) return wanted;
+      const price = bid ? level.price : MICRO - level.price;
+      if (price > cap) return { shares, fee: fees.total };
+      const take = Math.min(level.size, wanted - shares);
+      shares += take;
+      fees.add(take, price);
+      if (shares === wanted) return { shares, fee: fees.total };
     }
-    if (depth.length < levels) return shares;
+    if (depth.length < levels) return { shares, fee: fees.total };
   }
 }

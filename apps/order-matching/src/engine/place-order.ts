@@ -12,12 +12,12 @@ import { Side, type Fill, type TimeInForce } from '../core';
 import { bookSide, flipFor, SHARE_STEP, valueOf } from './book-terms';
 import { recordBookChanges, recordOrderEvent, recordTradeEvent } from './engine-events';
 import type { EngineState } from './engine-state';
-import { feeFor, maxFeeFor, rateBps } from './fees';
-import { crossableShares, walkBudget } from './market-buy';
+import { FeeTally, makerFeeBetween, rateBps } from './fees';
+import { crossingOf, walkBudget } from './market-buy';
 import { acceptableGtdExpiration } from './gtd-expiration';
 import { COLLATERAL } from './ledger';
 import type { MakerFill, MarketState, OrderState, TradeRecord } from './model';
-import { settleFill } from './settlement';
+import { keepMakerReserve, settleFill } from './settlement';
 
 const TIF: Record<string, TimeInForce> = { GTC: 'GTC', GTD: 'GTC', FOK: 'FOK', FAK: 'FAK' };
 const fills: Fill[] = [];
@@ -162,10 +162,11 @@ export function placeOrder(state: EngineState, caller: Caller, verified: Verifie
         makers: [],
       }
     : undefined;
+  const takerFees = new FeeTally(market.fee);
   for (let i = 0; i < placed.fills; i++) {
     const fill = fills[i]!;
     const resting = state.bySeq.get(fill.makerId)!;
-    const settled = settleFill(state, market, taker, resting, fill.size, fill.price);
+    const settled = settleFill(state, market, taker, resting, fill.size, fill.price, takerFees);
     changedLevels.push([bookSide(resting.side, resting.outcome), fill.price]);
     const makerFill: MakerFill = {
       orderId: resting.id,
@@ -216,25 +217,12 @@ export function placeOrder(state: EngineState, caller: Caller, verified: Verifie
 
 /**
  * The fees a limit BUY may owe: as a taker for the shares the book holds at its price or better (none
- * when post-only), at worst at the price closest to 0.5 it may trade at; as a maker, at its own price,
- * for the rest, when makers pay.
+ * when post-only), at the prices it would take them at; as a maker, at its own price, for the rest, when
+ * makers pay.
  */
 function limitBuyFeeReserve(market: MarketState, side: Side, price: number, shares: number, postOnly: boolean): number {
-  const taken = postOnly ? 0 : crossableShares(market.book, side, price, shares);
-  return maxFeeFor(market.fee, taken, price) + (market.fee.takerOnly ? 0 : feeFor(market.fee, shares - taken, price));
-}
-
-/**
- * A BUY that rests trades only as a maker from now on, at its own price: it keeps what the rest costs
- * there and the maker fee at that price (none when the schedule is taker-only), and gives back what it
- * held for a taker's fee and what better prices saved it.
- */
-function keepMakerReserve(state: EngineState, market: MarketState, order: OrderState): void {
-  const rest = order.size - order.matched;
-  const needed = valueOf(rest, order.price) + (market.fee.takerOnly ? 0 : feeFor(market.fee, rest, order.price));
-  if (order.reserved <= needed) return;
-  state.ledger.release(order.maker, COLLATERAL, order.reserved - needed);
-  order.reserved = needed;
+  const crossing = postOnly ? { shares: 0, fee: 0 } : crossingOf(market.book, side, price, shares, market.fee);
+  return crossing.fee + makerFeeBetween(market.fee, price, crossing.shares, shares);
 }
 
 /** An order leaves the book: what it still holds reserved goes back to its owner. */

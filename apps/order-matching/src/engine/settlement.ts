@@ -1,4 +1,4 @@
-import { feeFor, rebateFor } from './fees';
+import { makerFeeBetween, rebateFor, type FeeTally } from './fees';
 import { costAtCap, flipFor, valueOf } from './book-terms';
 import type { EngineState } from './engine-state';
 import { COLLATERAL } from './ledger';
@@ -7,7 +7,8 @@ import type { MarketState, OrderState } from './model';
 /**
  * Moves collateral and shares for one fill between a taker and a maker order, which may trade the same
  * token (a normal trade), or the two tokens of the market: two BUYs mint a pair from their collateral,
- * two SELLs merge a pair into collateral. The maker's price is the trade price. Returns the fees charged.
+ * two SELLs merge a pair into collateral. The maker's price is the trade price. `takerFees` tallies the
+ * taker's fills of this placement. Returns the fees charged.
  */
 export function settleFill(
   state: EngineState,
@@ -16,14 +17,17 @@ export function settleFill(
   maker: OrderState,
   shares: number,
   bookPrice: number,
+  takerFees: FeeTally,
 ): { takerValue: number; takerFee: number; makerFee: number; rebate: number } {
   const takerPrice = flipFor(taker.outcome, bookPrice);
   const makerPrice = flipFor(maker.outcome, bookPrice);
   // Same token: both prices are equal. Two tokens: the prices add up to 1, so the values add up to `shares`.
   const takerValue = valueOf(shares, takerPrice);
   const makerValue = valueOf(shares, makerPrice);
-  const takerFee = applyToOrder(state, taker, shares, takerValue, feeFor(market.fee, shares, takerPrice));
-  const makerFee = applyToOrder(state, maker, shares, makerValue, market.fee.takerOnly ? 0 : feeFor(market.fee, shares, makerPrice));
+  const takerFee = applyToOrder(state, taker, shares, takerValue, takerFees.add(shares, takerPrice));
+  const makerFee = applyToOrder(state, maker, shares, makerValue, makerFeeBetween(market.fee, makerPrice, maker.matched, maker.matched + shares));
+  // The schedule may have changed since it rested: what it no longer owes goes back at once.
+  if (maker.side === 'BUY') keepMakerReserve(state, market, maker);
   const rebate = rebateFor(market.fee, takerFee);
   state.ledger.credit(state.settings.feeAccount, COLLATERAL, takerFee + makerFee - rebate);
   state.ledger.credit(maker.maker, COLLATERAL, rebate);
@@ -49,4 +53,19 @@ function applyToOrder(state: EngineState, order: OrderState, shares: number, val
   order.reserved -= shares;
   ledger.credit(order.maker, COLLATERAL, value - charged);
   return charged;
+}
+
+/**
+ * A BUY that rests trades only as a maker from now on, at its own price: it keeps what the rest costs
+ * there and the maker fees it may still owe (`makerFeeBetween`; none when the schedule is taker-only), and
+ * gives back the rest: what it held for a taker's fee, what better prices saved it, and a maker fee the
+ * schedule no longer charges. It never takes more: a fee raised after it rested is charged up to what it
+ * holds.
+ */
+export function keepMakerReserve(state: EngineState, market: MarketState, order: OrderState): void {
+  const rest = order.size - order.matched;
+  const needed = valueOf(rest, order.price) + makerFeeBetween(market.fee, order.price, order.matched, order.size);
+  if (order.reserved <= needed) return;
+  state.ledger.release(order.maker, COLLATERAL, order.reserved - needed);
+  order.reserved = needed;
 }

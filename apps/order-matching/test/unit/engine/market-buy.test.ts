@@ -1,5 +1,5 @@
 import { OrderBook, Side, type Fill } from '../../../src/core';
-import { crossableShares, walkBudget as walkWithFees } from '../../../src/engine/market-buy';
+import { crossingOf, walkBudget as walkWithFees } from '../../../src/engine/market-buy';
 import type { FeeSchedule } from '../../../src/engine/fees';
 
 const FREE: FeeSchedule = { ratePpm: 0, exponent: 1, takerOnly: true, rebateRatePpm: 0 };
@@ -61,16 +61,30 @@ describe('walkBudget: the taker fee of what it buys', () => {
   });
 });
 
-describe('crossableShares: what a limit BUY would take on arrival (the part that may owe a taker fee)', () => {
+describe('crossingOf: what a limit BUY would take on arrival (the part that owes a taker fee)', () => {
+  const none: FeeSchedule = { ratePpm: 0, exponent: 1, takerOnly: true, rebateRatePpm: 0 };
+  const sharesOf = (book: OrderBook, side: Side, cap: number, wanted: number) => crossingOf(book, side, cap, wanted, none).shares;
+
   it('counts the opposite side up to its price and its size, for YES and for NO', () => {
     const book = bookOf([Side.ASK, 500_000, 5_000_000], [Side.ASK, 550_000, 5_000_000], [Side.BID, 400_000, 7_000_000], [Side.BID, 300_000, 2_000_000]);
-    expect(crossableShares(book, Side.BID, 450_000, 20_000_000)).toBe(0);
-    expect(crossableShares(book, Side.BID, 500_000, 20_000_000)).toBe(5_000_000);
-    expect(crossableShares(book, Side.BID, 600_000, 20_000_000)).toBe(10_000_000);
-    expect(crossableShares(book, Side.BID, 600_000, 6_000_000)).toBe(6_000_000);
+    expect(sharesOf(book, Side.BID, 450_000, 20_000_000)).toBe(0);
+    expect(sharesOf(book, Side.BID, 500_000, 20_000_000)).toBe(5_000_000);
+    expect(sharesOf(book, Side.BID, 600_000, 20_000_000)).toBe(10_000_000);
+    expect(sharesOf(book, Side.BID, 600_000, 6_000_000)).toBe(6_000_000);
     // A BUY of NO at 0.65 meets the YES bid at 0.40 (NO at 0.60), not the one at 0.30 (NO at 0.70).
-    expect(crossableShares(book, Side.ASK, 650_000, 20_000_000)).toBe(7_000_000);
-    expect(crossableShares(book, Side.ASK, 550_000, 20_000_000)).toBe(0);
-    expect(crossableShares(new OrderBook(), Side.ASK, 990_000, 1_000_000)).toBe(0);
+    expect(sharesOf(book, Side.ASK, 650_000, 20_000_000)).toBe(7_000_000);
+    expect(sharesOf(book, Side.ASK, 550_000, 20_000_000)).toBe(0);
+    expect(sharesOf(new OrderBook(), Side.ASK, 990_000, 1_000_000)).toBe(0);
+  });
+
+  it('owes the taker fee at the prices of the levels it takes, rounded once', () => {
+    // Asks 5 at 0.40 and 5.37 at 0.45, a BUY of 20 at 0.50 (a probe's case: its fee was held at 0.50,
+    // so a balance that paid every fee it would owe was refused). Rate 0.072, exponent 2:
+    // 5 x 0.072 x 0.0576 = 0.020736 and 5.37 x 0.072 x 0.06125625 = 0.023683...; together 0.04442 (not
+    // 0.06917 at 0.50).
+    const book = bookOf([Side.ASK, 400_000, 5_000_000], [Side.ASK, 450_000, 5_370_000]);
+    const squared: FeeSchedule = { ratePpm: 72_000, exponent: 2, takerOnly: true, rebateRatePpm: 0 };
+    expect(crossingOf(book, Side.BID, 500_000, 20_000_000, squared)).toEqual({ shares: 10_370_000, fee: 44_420 });
+    expect(crossingOf(book, Side.BID, 500_000, 6_000_000, squared)).toEqual({ shares: 6_000_000, fee: 25_150 });
   });
 });
