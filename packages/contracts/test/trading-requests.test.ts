@@ -16,6 +16,14 @@ describe('trading requests', () => {
     for (const id of ['', ' ', 'trade-1']) expect(listTradesRequest.safeParse({ caller, id }).success).toBe(false);
   });
 
+  it('read an amount into base units up to 2^53 - 1, and name that bound when refusing one past it', () => {
+    const move = (amount: string) => moneyMoveRequest.safeParse({ address: caller.address, amount });
+    expect(move('9007199254.740991').data?.amount).toBe(Number.MAX_SAFE_INTEGER);
+    for (const amount of ['9007199254.740992', '0', '1.0000001', '1e6', '-1']) {
+      expect(move(amount).error?.issues[0]?.message).toBe('amount must be a positive decimal with at most 6 decimals, at most 9007199254.740991');
+    }
+  });
+
   it.each(['0xfeed-transfer-1', 'a', '~'.repeat(128), 'wire/2026:11#7'])('take the money reference %s', (reference) => {
     expect(moneyMoveRequest.parse({ address: caller.address, amount: '1', reference }).reference).toBe(reference);
   });

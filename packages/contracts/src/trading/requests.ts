@@ -114,11 +114,15 @@ export const heartbeatRequest = z.object({
 });
 export type HeartbeatRequest = z.output<typeof heartbeatRequest>;
 
-/** A positive amount of collateral or shares as a decimal string, read into base units. */
+/**
+ * A positive amount of collateral or shares as a decimal string, read into base units: exact integers
+ * up to 2^53 - 1 (docs/trading.md, "Ledger").
+ */
 export const amountSchema = z.string({ error: 'amount must be a decimal string' }).transform((v, ctx) => {
   const units = parseUnits(v);
   if (units === null || units <= 0) {
-    ctx.addIssue({ code: 'custom', message: 'amount must be a positive decimal with at most 6 decimals' });
+    // Past the bound the digits were fine: the text named only decimals (found by a probe).
+    ctx.addIssue({ code: 'custom', message: 'amount must be a positive decimal with at most 6 decimals, at most 9007199254.740991' });
     return z.NEVER;
   }
   return units;
