@@ -4,6 +4,7 @@ export * from './common/decimal';
 export * from './common/identifiers';
 export * from './common/query';
 export * from './common/open-json';
+export * from './common/storable-text';
 export * from './catalog/admin';
 export * from './catalog/queries';
 export * from './catalog/resources';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
-import { fail, ok, type ImportReport, type ImportRequest, type Reply } from '@exchange/contracts';
+import { fail, ok, storableText, type ImportReport, type ImportRequest, type Reply } from '@exchange/contracts';
 import { EventWriter } from '../admin/event-writer';
 import { CATALOG_ENV, type CatalogEnv } from '../config';
 import { CatalogOutbox } from '../outbox/catalog-outbox';
@@ -94,23 +94,25 @@ export class ImportService implements BeforeApplicationShutdown {
     let saving = Promise.resolve();
     const save = () => (saving = saving.then(() => this.jobs.save(report)).catch((error: unknown) => this.logger.warn(`import ${report.id}: progress not saved: ${String(error)}`)));
     const progress = setInterval(save, PROGRESS_EVERY_MS);
+    // Skips quote the input, which may hold text the report's row cannot (docs/catalog.md, "Import").
+    const skip = (slug: string, reason: string) => report.skipped.push({ slug: storableText(slug), reason: storableText(reason) });
     try {
       for (const raw of request.events) {
         if (job.stop) throw new Error('the catalog was stopped during the import');
         const slug = typeof raw.slug === 'string' ? raw.slug : '(no slug)';
         const mapped = mapUpstreamEvent(raw, request.sites);
         if ('skip' in mapped) {
-          report.skipped.push({ slug, reason: mapped.skip });
+          skip(slug, mapped.skip);
           continue;
         }
         const created = await inTransaction(this.prisma, (tx) => this.writer.create(tx, mapped.event));
         if (created.ok) report.created.push({ eventId: String(created.data), slug, markets: mapped.event.markets.length });
-        else report.skipped.push({ slug, reason: created.body.error });
+        else skip(slug, created.body.error);
       }
       report.status = 'done';
     } catch (error) {
       report.status = 'interrupted';
-      report.error = error instanceof Error ? error.message : String(error);
+      report.error = storableText(error instanceof Error ? error.message : String(error));
       this.logger.warn(`import ${report.id} interrupted after ${report.created.length + report.skipped.length} of ${report.total} events: ${report.error}`);
     } finally {
       clearInterval(progress);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONDITION_ID_PATTERN, importedEventInput, describeIssues, TICK_SIZES, TOKEN_ID_PATTERN } from '@exchange/contracts';
+import { CONDITION_ID_PATTERN, describeIssues, holdsUnstorableText, importedEventInput, TICK_SIZES, TOKEN_ID_PATTERN, UNSTORABLE_TEXT } from '@exchange/contracts';
 import type { NewEvent } from '../admin/new-event';
 
 const text = z.string().nullish();
@@ -61,12 +61,17 @@ const upstreamEvent = z.object({
 
 const CATEGORIES = ['politics', 'sports', 'crypto', 'finance', 'culture', 'mentions', 'weather', 'economics', 'tech'];
 
-/** Upstream dates come as ISO 8601, with fractions, or as "YYYY-MM-DD hh:mm:ss+00". */
-export function normalizeDate(value: string | null | undefined): string | undefined {
+/**
+ * Upstream dates come as ISO 8601, with fractions, or as "YYYY-MM-DD hh:mm:ss+00"; absent or empty is
+ * no date. One that cannot be read skips its event, as an operator's is refused: until the twenty-first
+ * session it read as absent, and the event was created with another date in its place (found by a probe).
+ */
+export function normalizeDate(value: string | null | undefined, name: string): string | undefined {
   if (!value) return undefined;
   // "+00" is not an offset JavaScript reads; "+00:00" is.
   const date = new Date(value.trim().replace(' ', 'T').replace(/(T[\d:.]+[+-]\d{2})$/, '$1:00'));
-  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+  if (Number.isNaN(date.getTime())) throw new Error(`${name} is not a date: ${JSON.stringify(value.slice(0, 100))}`);
+  return date.toISOString();
 }
 
 function jsonPair(value: string, name: string): [string, string] {
@@ -105,8 +110,8 @@ export function mapUpstreamEvent(raw: unknown, sites: string[]): MappedEvent {
           resolutionSource: m.resolutionSource ?? '',
           image: m.image ?? '',
           icon: m.icon ?? '',
-          startDate: normalizeDate(m.startDate),
-          endDate: normalizeDate(m.endDate),
+          startDate: normalizeDate(m.startDate, `market ${m.slug}: startDate`),
+          endDate: normalizeDate(m.endDate, `market ${m.slug}: endDate`),
           feeSchedule: m.feeSchedule
             ? {
                 rate: m.feeSchedule.rate,
@@ -127,8 +132,8 @@ export function mapUpstreamEvent(raw: unknown, sites: string[]): MappedEvent {
       title: e.title,
       slug: e.slug,
       description: e.description ?? '',
-      endDate: normalizeDate(e.endDate) ?? markets.map((m) => m.input.endDate).find((d) => d),
-      startDate: normalizeDate(e.startDate),
+      endDate: normalizeDate(e.endDate, 'endDate') ?? markets.map((m) => m.input.endDate).find((d) => d),
+      startDate: normalizeDate(e.startDate, 'startDate'),
       ticker: e.ticker ?? undefined,
       resolutionSource: e.resolutionSource ?? '',
       image: e.image ?? '',
@@ -151,6 +156,9 @@ export function mapUpstreamEvent(raw: unknown, sites: string[]): MappedEvent {
       markets: markets.map((m) => m.input),
     });
     if (!candidate.success) return { skip: describeIssues(candidate.error) };
+    // The gateway checks the request's own text; a market's outcomes are JSON inside it, read only here
+    // (a NUL in them failed the database write and stopped the whole import; found by a probe).
+    if (holdsUnstorableText(candidate.data)) return { skip: UNSTORABLE_TEXT };
     const flags = { active: e.active ?? true, closed: e.closed ?? false, archived: e.archived ?? false };
     return {
       event: {

@@ -96,6 +96,24 @@ describe('imports that outlast their request', () => {
     expect(await get('42')).toMatchObject({ ok: false, status: 400, body: { code: 'invalid_request', error: 'id must be an import id (a UUID)' } });
   });
 
+  it('keeps the report of skips that quote half an emoji, and skips an event whose outcomes hold a NUL while creating the rest', async () => {
+    const [first, emoji, nul, last] = upstreamEvents('quoted', 4);
+    // V8's JSON.parse message quotes the bad text cut in half the emoji; the report's row refused it on
+    // every save, and read as interrupted with nothing created (a probe).
+    emoji!.markets[0] = { ...emoji!.markets[0]!, outcomes: '😀' } as UpstreamEvent['markets'][number];
+    // A NUL inside the outcomes' own JSON passed the gateway, failed the database and stopped the import.
+    nul!.markets[0] = { ...nul!.markets[0]!, outcomes: '["Yes\\u0000","No"]' } as UpstreamEvent['markets'][number];
+    const started = await catalog.data('catalog.admin.import.v1', { events: [first, emoji, nul, last] });
+    const report = await finished(started.id);
+    expect(report).toMatchObject({ status: 'done', created: [{ slug: 'quoted-0' }, { slug: 'quoted-3' }] });
+    expect(report.skipped).toEqual([
+      { slug: 'quoted-1', reason: expect.stringContaining('\ufffd') },
+      { slug: 'quoted-2', reason: 'request text may not contain a NUL character (U+0000) or an unpaired UTF-16 surrogate' },
+    ]);
+    const [{ skipped }] = (await db.query<{ skipped: unknown }>('SELECT skipped FROM imports WHERE id = $1', [started.id])).rows;
+    expect(skipped).toEqual(report.skipped);
+  });
+
   it('refuses an import that arrives once the catalog is stopping, creating nothing (a probe saw one started into the closing database)', async () => {
     const importer = catalog.service(ImportService);
     await importer.beforeApplicationShutdown();

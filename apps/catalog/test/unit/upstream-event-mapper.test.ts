@@ -65,9 +65,22 @@ describe('mapUpstreamEvent', () => {
     ['token ids that are not decimal', { clobTokenIds: '["0xabc","1"]' }, 'token ids must be decimal'],
     ['a malformed condition id', { conditionId: '0x12' }, 'conditionId'],
     ['token ids that are not JSON', { clobTokenIds: 'not json' }, 'JSON'],
+    // Imported until the twenty-first session, though an operator's event is refused for them (a probe).
+    ['outcomes that differ only in case', { outcomes: '["Yes","yes"]' }, 'must differ in more than case'],
+    ['outcomes holding a NUL', { outcomes: '["Yes\\u0000","No"]' }, 'NUL character'],
+    ['an end date that is not a date', { endDate: '2027-13-45T99:99:99Z' }, 'market index-close-higher: endDate is not a date: "2027-13-45T99:99:99Z"'],
+    ['a start date that is not a date', { startDate: 'soon' }, 'startDate is not a date'],
   ])('skips an event with %s, saying why', (_name, change, reason) => {
     const mapped = mapUpstreamEvent({ ...upstreamEvent, markets: [{ ...upstreamMarket, ...change }] }, []);
     expect('skip' in mapped && mapped.skip).toEqual(expect.stringContaining(reason));
+  });
+
+  it("skips an event whose own dates cannot be read, rather than put others in their place", () => {
+    // The event's end date was the markets', its start the import's time (a probe).
+    expect(mapUpstreamEvent({ ...upstreamEvent, endDate: 'not a date' }, [])).toEqual({ skip: 'endDate is not a date: "not a date"' });
+    expect(mapUpstreamEvent({ ...upstreamEvent, startDate: 'garbage' }, [])).toEqual({ skip: 'startDate is not a date: "garbage"' });
+    // Absent or empty is no date, as before.
+    expect(mapUpstreamEvent({ ...upstreamEvent, startDate: '', endDate: null }, [])).toHaveProperty('event');
   });
 
   it('skips an event without markets or slug', () => {
@@ -90,11 +103,12 @@ describe('normalizeDate', () => {
     ['2026-01-05 12:34:56+00', '2026-01-05T12:34:56.000Z'],
     ['2026-01-05', '2026-01-05T00:00:00.000Z'],
   ])('reads %s', (input, expected) => {
-    expect(normalizeDate(input)).toBe(expected);
+    expect(normalizeDate(input, 'endDate')).toBe(expected);
   });
 
-  it('gives up on what is not a date', () => {
-    expect(normalizeDate('soon')).toBeUndefined();
-    expect(normalizeDate(null)).toBeUndefined();
+  it('reads absent as no date, and refuses what is not a date, naming it', () => {
+    expect(normalizeDate(null, 'endDate')).toBeUndefined();
+    expect(normalizeDate('', 'endDate')).toBeUndefined();
+    expect(() => normalizeDate('soon', 'endDate')).toThrow('endDate is not a date: "soon"');
   });
 });

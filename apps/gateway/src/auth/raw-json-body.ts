@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { holdsUnstorableText, UNSTORABLE_TEXT } from '@exchange/contracts';
 import { ApiError } from '../http/api-error';
-import { holdsUnstorableText, mayHoldUnstorableText, UNSTORABLE_TEXT } from '../http/storable-text';
+import { mayHoldUnstorableText } from '../http/storable-text';
 
 declare module 'fastify' {
   interface FastifyRequest {

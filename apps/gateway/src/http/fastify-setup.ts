@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
-import { fail } from '@exchange/contracts';
+import { fail, UNSTORABLE_TEXT } from '@exchange/contracts';
 import { requestContext } from '@exchange/service-kit';
 import type { RateLimiter } from '../rate-limits/rate-limiter';
 import { headersOf, sendFailure, toFailure } from './error-body.filter';
 import { pathOf } from './path-of';
-import { UNSTORABLE_TEXT, urlHoldsNul } from './storable-text';
+import { urlHoldsNul } from './storable-text';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 

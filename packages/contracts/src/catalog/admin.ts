@@ -81,8 +81,8 @@ const seriesInput = z.union([
 ]);
 export type SeriesInput = z.output<typeof seriesInput>;
 
-/** An event as an upstream import maps it: the operator's create without its date order (below). */
-export const importedEventInput = z.object({
+/** An event's fields, as an operator creates one and an upstream import maps one. */
+const eventFields = z.object({
   title: text('title', 500).min(1),
   slug: slugSchema,
   description: text('description', 20_000),
@@ -100,7 +100,7 @@ export const importedEventInput = z.object({
   eventMetadata: openJsonObject('eventMetadata', MAX_JSON_DEPTH).default({}),
   markets: z.array(createMarketInput).min(1, 'an event needs at least one market').max(100),
 });
-export type CreateEventInput = z.output<typeof importedEventInput>;
+export type CreateEventInput = z.output<typeof eventFields>;
 
 /**
  * An operator's event or market may not end before it starts (a market's dates default to its event's).
@@ -127,7 +127,8 @@ function endsAfterStart(
  * A market's outcomes are told apart by name in any case (a resolution may name its winner so: with
  * `Yes` and `yes`, the second could never be named), and an event's markets are all neg-risk or none (a
  * neg-risk event is one set of mutually exclusive outcomes; a mixed one left some of its markets outside
- * it). Both were accepted until the eighteenth session (found by a probe of operator actions).
+ * it). Both were accepted from operators until the eighteenth session (found by a probe of operator
+ * actions), and from imports until the twenty-first.
  */
 function oneMeaningEach(event: { markets: { outcomes: [string, string]; negRisk: boolean }[] }, ctx: z.RefinementCtx): void {
   event.markets.forEach((market, i) => {
@@ -140,7 +141,12 @@ function oneMeaningEach(event: { markets: { outcomes: [string, string]; negRisk:
   }
 }
 
-export const createEventInput = importedEventInput.superRefine(endsAfterStart).superRefine(oneMeaningEach);
+export const createEventInput = eventFields.superRefine(endsAfterStart).superRefine(oneMeaningEach);
+/**
+ * An event as an upstream import maps it: the operator's create without its date order. Until the
+ * twenty-first session without `oneMeaningEach` either (a probe imported outcomes `Yes` and `yes`).
+ */
+export const importedEventInput = eventFields.superRefine(oneMeaningEach);
 
 const flagsPatch = {
   active: z.boolean().optional(),
