@@ -203,7 +203,9 @@ describe('trading between two wallets through the gateway', () => {
         const refused = await bob.request('DELETE', '/order', body);
         expect(refused).toEqual({ status: 400, body: { error: expect.stringMatching(/^orderID: /), code: 'invalid_request' } });
       }
-      expect((await bob.request('DELETE', '/cancel-all')).body).toEqual({ canceled: [second.body.orderID], not_canceled: {} });
+      // A body (filters meant for /cancel-market-orders, say) is refused, cancelling nothing; before, everything.
+      for (const body of [{ market: conditionId }, [], 'x']) expect((await bob.request('DELETE', '/cancel-all', body)).status).toBe(400);
+      expect((await bob.request('DELETE', '/cancel-all', {})).body).toEqual({ canceled: [second.body.orderID], not_canceled: {} });
     } finally {
       await bob.deriveCredentials(0);
     }

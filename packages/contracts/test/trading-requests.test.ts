@@ -1,4 +1,4 @@
-import { cancelOrdersRequest, listTradesRequest, moneyMoveRequest } from '../src';
+import { bindWalletRequest, cancelOrdersRequest, listTradesRequest, moneyMoveRequest } from '../src';
 
 const caller = { apiKey: 'key', address: `0x${'1'.repeat(40)}` };
 const id = `0x${'ab'.repeat(32)}`;
@@ -22,6 +22,15 @@ describe('trading requests', () => {
     for (const amount of ['9007199254.740992', '0', '1.0000001', '1e6', '-1']) {
       expect(move(amount).error?.issues[0]?.message).toBe('amount must be a positive decimal with at most 6 decimals, at most 9007199254.740991');
     }
+  });
+
+  it('refuse the zero address as an account that money moves to or as a wallet or its owner', () => {
+    const zero = `0x${'0'.repeat(40)}`;
+    const text = 'must not be the zero address: nobody can sign for it';
+    expect(moneyMoveRequest.safeParse({ address: zero, amount: '1' }).error?.issues[0]?.message).toBe(text);
+    expect(bindWalletRequest.safeParse({ wallet: zero, owner: caller.address }).error?.issues[0]?.message).toBe(text);
+    expect(bindWalletRequest.safeParse({ wallet: caller.address.replace('1', '2'), owner: zero }).error?.issues[0]?.message).toBe(text);
+    expect(moneyMoveRequest.safeParse({ address: caller.address, amount: '1' }).success).toBe(true);
   });
 
   it.each(['0xfeed-transfer-1', 'a', '~'.repeat(128), 'wire/2026:11#7'])('take the money reference %s', (reference) => {

@@ -47,7 +47,12 @@ export class OrdersController {
   }
 
   @Delete('cancel-all')
-  cancelAll(@ApiCaller() caller: ApiCaller) {
+  cancelAll(@ApiCaller() caller: ApiCaller, @Body() body: unknown) {
+    // A body is a mistake, most likely filters meant for /cancel-market-orders: read as none, it cancelled
+    // every order of the account (found by fuzzing). No body, or `{}`, is what clients send.
+    if (Object.keys(objectBody(body)).length > 0) {
+      throw ApiError.of('invalid_request', "cancel-all takes no body: it cancels every order of the account (DELETE /cancel-market-orders cancels one market's)");
+    }
     return this.orders.forward('matching.orders.cancel-all.v1', { caller });
   }
 

@@ -91,7 +91,7 @@ export class HeartbeatsService implements OnModuleInit, OnModuleDestroy {
     }
     // An id of a session that ended (its orders cancelled): the client must learn it, not beat on in a new one.
     if (!session && id) {
-      return fail('invalid_request', 'Invalid heartbeat id; no session is running (it ended and its orders were cancelled): send an empty heartbeat_id to start one');
+      return fail('invalid_request', 'Invalid heartbeat id; no session of this key is running (one that ended had its orders cancelled): send an empty heartbeat_id to start one');
     }
     if (session && id === session.id) {
       session.lastBeat = Date.now();

@@ -56,7 +56,7 @@ describe('cancel on disconnect, on real PostgreSQL and NATS', () => {
     expect(await beat(alice, id)).toMatchObject({
       ok: false,
       status: 400,
-      body: { error: 'Invalid heartbeat id; no session is running (it ended and its orders were cancelled): send an empty heartbeat_id to start one' },
+      body: { error: 'Invalid heartbeat id; no session of this key is running (one that ended had its orders cancelled): send an empty heartbeat_id to start one' },
     });
     expect(await beat(alice, '')).toMatchObject({ ok: true, data: { heartbeat_id: expect.not.stringMatching(id) } });
   });

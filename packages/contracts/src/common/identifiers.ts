@@ -7,6 +7,11 @@ export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const SITE_ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
 export const addressSchema = z.string().regex(ADDRESS_PATTERN, 'must be a 0x-prefixed 20-byte hex address');
+/**
+ * An address that holds money or owns a wallet: not the zero address, for which nobody can sign (money
+ * moved there could only be withdrawn by the operator; a probe bound it as a deposit wallet).
+ */
+export const accountAddressSchema = addressSchema.refine((address) => !/^0x0{40}$/.test(address), 'must not be the zero address: nobody can sign for it');
 export const conditionIdSchema = z.string().regex(CONDITION_ID_PATTERN, 'must be a 0x-prefixed 32-byte hex id');
 export const slugSchema = z
   .string()

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { addressSchema, conditionIdSchema, TOKEN_ID_PATTERN } from '../common/identifiers';
+import { accountAddressSchema, addressSchema, conditionIdSchema, TOKEN_ID_PATTERN } from '../common/identifiers';
 import { parseUnits } from '../common/decimal';
 import { INT32_MAX, queryInt } from '../common/query';
 import { MAX_BATCH_ORDERS, MAX_CANCEL_IDS, orderSubmission } from './order-submission';
@@ -133,7 +133,7 @@ export const moneyReferenceSchema = z
   .string({ error: 'reference must be a string' })
   .regex(/^[\x21-\x7e]{1,128}$/, 'reference must be 1 to 128 visible ASCII characters (no spaces)');
 
-export const moneyMoveRequest = z.object({ address: addressSchema, amount: amountSchema, reference: moneyReferenceSchema.optional() });
+export const moneyMoveRequest = z.object({ address: accountAddressSchema, amount: amountSchema, reference: moneyReferenceSchema.optional() });
 export type MoneyMoveRequest = z.output<typeof moneyMoveRequest>;
 
 /** The operator's view of one account. */
@@ -141,7 +141,7 @@ export const accountRequest = z.object({ address: addressSchema });
 export type AccountRequest = z.output<typeof accountRequest>;
 
 /** The operator binds a deposit wallet (signature type 3) to the owner whose signatures it accepts. */
-export const bindWalletRequest = z.object({ wallet: addressSchema, owner: addressSchema });
+export const bindWalletRequest = z.object({ wallet: accountAddressSchema, owner: accountAddressSchema });
 export type BindWalletRequest = z.output<typeof bindWalletRequest>;
 export interface WalletBinding {
   wallet: string;
