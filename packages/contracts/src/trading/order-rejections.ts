@@ -14,6 +14,7 @@ const reject = (code: string, message: string, retryAfterSeconds?: number): Reje
 
 export const Rejections = {
   unknownToken: (tokenId: string) => reject('INVALID_ORDER_ERROR', `invalid token id ${tokenId}`),
+  wrongMarket: (conditionId: string) => reject('INVALID_ORDER_ERROR', `the order's conditionId is not its token's market, ${conditionId}`),
   wrongExchange: () => reject('INVALID_ORDER_ERROR', 'invalid signature: the order is not signed for this market\'s exchange'),
   marketNotReady: () => reject('MARKET_NOT_READY', 'the market is not yet ready to process new orders'),
   marketClosed: () => reject('MARKET_NOT_READY', 'the market is closed: it does not accept orders'),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ADDRESS_PATTERN, TOKEN_ID_PATTERN } from '../common/identifiers';
+import { ADDRESS_PATTERN, CONDITION_ID_PATTERN, TOKEN_ID_PATTERN } from '../common/identifiers';
 
 /** The signed CLOB V2 order as clients send it (UPSTREAM.md section 1). */
 const bytes32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x + 64 hex');
@@ -15,6 +15,15 @@ export const signedOrder = z.object({
   maker: z.string().regex(ADDRESS_PATTERN, 'maker must be an address'),
   signer: z.string().regex(ADDRESS_PATTERN, 'signer must be an address'),
   tokenId: z.string().regex(TOKEN_ID_PATTERN, 'tokenId must be a decimal token id'),
+  /**
+   * Not signed (the stock clients leave it out); when given, it must be the token's market: an order
+   * naming another market was placed in its token's (found by fuzzing).
+   */
+  conditionId: z
+    .string()
+    .regex(CONDITION_ID_PATTERN, 'conditionId must be 0x + 64 hex')
+    .transform((id) => id.toLowerCase())
+    .nullish(),
   makerAmount: uintString('makerAmount'),
   takerAmount: uintString('takerAmount'),
   side: z.enum(['BUY', 'SELL'], { error: 'side must be BUY or SELL' }),

@@ -139,6 +139,21 @@ describe('rejections change nothing and say why in the upstream words', () => {
     expectConserved(state);
   });
 
+  it("refuses an order naming another market than its token's, and takes one naming its own", () => {
+    const named = (conditionId: string) => {
+      const order = anOrder(bob, { side: 'BUY', price: '0.40', size: '5' });
+      return { ...order, submission: { ...order.submission, order: { ...order.submission.order, conditionId } } };
+    };
+    // Placed in the token's market until the twenty-first session (found by fuzzing).
+    expect(placeOrder(state, bob, named(`0x${'d0'.repeat(32)}`), 10)).toMatchObject({
+      success: false,
+      code: 'INVALID_ORDER_ERROR',
+      errorMsg: `the order's conditionId is not its token's market, ${CONDITION}`,
+    });
+    expect(placeOrder(state, bob, named(CONDITION), 10)).toMatchObject({ success: true });
+    expectConserved(state);
+  });
+
   it('refuses the same order twice', () => {
     const order = anOrder(bob, { side: 'BUY', price: '0.40', size: '5' });
     expect(placeOrder(state, bob, order, 10).success).toBe(true);
