@@ -39,6 +39,14 @@ export class EventWriter {
     if (seriesId === null) return fail('series_not_found', `series "${String(input.series)}" not found`);
     const mirrored = input.mirrorId ? await tx.event.findUnique({ where: { mirrorId: input.mirrorId }, select: { slug: true } }) : null;
     if (mirrored) return fail('conflict', `upstream event ${input.mirrorId} is imported already, as "${mirrored.slug}"`);
+    // One local market per upstream market: two upstream events naming one condition id made two (a probe).
+    const upstreamMarkets = input.markets.map((m) => m.mirrorConditionId).filter((id): id is string => !!id);
+    const twice = upstreamMarkets.find((id, i) => upstreamMarkets.indexOf(id) !== i);
+    if (twice) return fail('invalid_request', `upstream market ${twice} appears twice in the event`);
+    const mirroredMarket = upstreamMarkets.length
+      ? await tx.market.findFirst({ where: { mirrorConditionId: { in: upstreamMarkets } }, select: { slug: true, mirrorConditionId: true } })
+      : null;
+    if (mirroredMarket) return fail('conflict', `upstream market ${mirroredMarket.mirrorConditionId} is imported already, as "${mirroredMarket.slug}"`);
 
     const now = new Date();
     const negRiskMarketId = input.markets.some((m) => m.negRisk)

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { readStream } from '@exchange/testing';
 import { demoEvents, demoSites } from '../../src/demo/demo-catalog';
-import { nestedArrays } from '../support/builders';
+import { nestedArrays, upstreamMarketAs } from '../support/builders';
 import { startCatalog, type CatalogUnderTest } from '../support/catalog-harness';
 
 const fixture: { slug: string; markets: { conditionId: string; clobTokenIds: string }[] }[] = JSON.parse(
@@ -64,7 +64,7 @@ describe('upstream import and demo catalog (real PostgreSQL and NATS)', () => {
   });
 
   it('keeps importing the good events when one is bad', async () => {
-    const bad = { ...fixture[0], slug: 'broken-upstream-event', markets: [{ ...fixture[0]!.markets[0], clobTokenIds: '["1"]' }] };
+    const bad = { ...fixture[0], slug: 'broken-upstream-event', markets: [upstreamMarketAs(fixture[0]!.markets[0]!, 'broken-upstream-yes', { clobTokenIds: '["1"]' })] };
     const report = await catalog.data('catalog.admin.import.v1', { events: [bad] });
     expect(report.created).toEqual([]);
     expect(report.skipped).toEqual([{ slug: 'broken-upstream-event', reason: expect.stringContaining('clobTokenIds') }]);
@@ -72,7 +72,7 @@ describe('upstream import and demo catalog (real PostgreSQL and NATS)', () => {
 
   it('skips an event whose eventMetadata is nested too deep and imports the others', async () => {
     const source = fixture[0]!;
-    const event = (slug: string, eventMetadata: unknown) => ({ ...source, id: slug, slug, eventMetadata, markets: [{ ...source.markets[0], slug: `${slug}-yes` }] });
+    const event = (slug: string, eventMetadata: unknown) => ({ ...source, id: slug, slug, eventMetadata, markets: [upstreamMarketAs(source.markets[0]!, `${slug}-yes`)] });
     // The deep one failed in the database, which answered the whole import with a 500.
     const report = await catalog.data('catalog.admin.import.v1', {
       events: [event('deep-metadata-event', { a: nestedArrays(125) }), event('plain-metadata-event', { league: 'x' })],
@@ -87,7 +87,7 @@ describe('upstream import and demo catalog (real PostgreSQL and NATS)', () => {
       ...source,
       id,
       slug,
-      markets: [{ ...source.markets[0], slug: `${slug}-yes`, ...(endDate && { endDate }) }],
+      markets: [upstreamMarketAs(source.markets[0]!, `${slug}-yes`, endDate ? { endDate } : {})],
     });
     // Year 0 reached PostgreSQL, which answered the whole import with a 500 after the first event.
     const report = await catalog.data('catalog.admin.import.v1', {
@@ -100,6 +100,27 @@ describe('upstream import and demo catalog (real PostgreSQL and NATS)', () => {
     expect(again.skipped).toEqual([{ slug: 'dated-renamed', reason: 'upstream event up-dated-1 is imported already, as "dated-first"' }]);
   });
 
+  it('makes one local market per upstream market: a second event naming one, or an event naming one twice, is skipped', async () => {
+    const source = fixture[0]!;
+    const market = upstreamMarketAs(source.markets[0]!, 'shared-upstream-yes');
+    const other = upstreamMarketAs(source.markets[0]!, 'twice-a');
+    // The same upstream condition id in another case: the mirror keeps it lower-case.
+    const otherAgain = { ...other, slug: 'twice-b', conditionId: `0x${other.conditionId.slice(2).toUpperCase()}` };
+    const report = await catalog.data('catalog.admin.import.v1', {
+      events: [
+        { ...source, id: 'up-shared-1', slug: 'shared-first', markets: [market] },
+        // Imported too until the twenty-first session: two local markets for one upstream market (a probe).
+        { ...source, id: 'up-shared-2', slug: 'shared-second', markets: [{ ...market, slug: 'shared-second-yes' }] },
+        { ...source, id: 'up-shared-3', slug: 'shared-twice', markets: [other, otherAgain] },
+      ],
+    });
+    expect(report.created.map((c) => c.slug)).toEqual(['shared-first']);
+    expect(report.skipped).toEqual([
+      { slug: 'shared-second', reason: `upstream market ${market.conditionId} is imported already, as "shared-upstream-yes"` },
+      { slug: 'shared-twice', reason: `upstream market ${other.conditionId} appears twice in the event` },
+    ]);
+  });
+
   it('imports an upstream event that ends before it starts as published (the operator\'s create refuses one)', async () => {
     const source = fixture[0]!;
     const report = await catalog.data('catalog.admin.import.v1', {
@@ -110,7 +131,7 @@ describe('upstream import and demo catalog (real PostgreSQL and NATS)', () => {
           slug: 'backwards-upstream',
           startDate: '2027-07-01T00:00:00Z',
           endDate: '2027-06-30T00:00:00Z',
-          markets: [{ ...source.markets[0], slug: 'backwards-upstream-yes', startDate: '2027-07-01T00:00:00Z', endDate: '2027-06-30T00:00:00Z' }],
+          markets: [upstreamMarketAs(source.markets[0]!, 'backwards-upstream-yes', { startDate: '2027-07-01T00:00:00Z', endDate: '2027-06-30T00:00:00Z' })],
         },
       ],
     });

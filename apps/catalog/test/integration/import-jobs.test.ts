@@ -4,6 +4,7 @@ import { Pool } from 'pg';
 import type { ImportReport } from '@exchange/contracts';
 import { until } from '@exchange/testing';
 import { ImportService } from '../../src/import/import.service';
+import { upstreamMarketAs } from '../support/builders';
 import { startCatalog, type CatalogUnderTest } from '../support/catalog-harness';
 
 type UpstreamEvent = { id: string; slug: string; markets: { slug: string }[] };
@@ -15,7 +16,7 @@ const upstreamEvents = (name: string, count: number): UpstreamEvent[] =>
     ...fixture[0]!,
     id: `${name}-${i}`,
     slug: `${name}-${i}`,
-    markets: [{ ...fixture[0]!.markets[0]!, slug: `${name}-${i}-market` }],
+    markets: [upstreamMarketAs(fixture[0]!.markets[0]!, `${name}-${i}-market`)],
   }));
 
 /**

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { toChecksumAddress } from '@exchange/chain';
 
 /** Unique slugs per test, so that tests share a database without seeing each other's rows. */
@@ -38,4 +38,12 @@ export function nestedArrays(levels: number): unknown {
   let value: unknown = 1;
   for (let i = 0; i < levels; i++) value = [value];
   return value;
+}
+
+/**
+ * A copy of an upstream market under a slug of its own and an upstream condition id of its own: an
+ * import makes one local market per upstream market, and skips a second event naming the same one.
+ */
+export function upstreamMarketAs<M extends object>(market: M, slug: string, change: object = {}): M & { slug: string; conditionId: string } {
+  return { ...market, slug, conditionId: `0x${createHash('sha256').update(slug).digest('hex')}`, ...change };
 }
