@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { EXCHANGE_V2_CONTRACTS } from '@exchange/chain';
 import {
+  cursorAfterPage,
+  decodeCursor,
+  END_CURSOR,
   fail,
   ok,
   type BalanceAllowance,
@@ -18,7 +21,6 @@ import { callerAccounts, fundingAccount } from '../engine/caller-accounts';
 import { COLLATERAL } from '../engine/ledger';
 import { EngineService } from '../engine-host/engine.service';
 import { CALLER_TRADES } from './caller-trades-sql';
-import { END_CURSOR, nextCursor, offsetOf } from './cursor';
 import { presentOrder, presentTrade, type OrderRow, type TradeRow } from './presenters';
 
 const PAGE = 100;
@@ -66,7 +68,7 @@ export class QueriesService {
 
   /** The caller's open orders (status LIVE), oldest first: those its key placed or its accounts made. */
   async orders(request: ListOrdersRequest): Promise<Reply<Page<OpenOrder>>> {
-    const offset = offsetOf(request.next_cursor);
+    const offset = decodeCursor(request.next_cursor ?? '');
     if (offset === null) return fail('invalid_request', 'next_cursor is not a cursor of this list');
     const rows = await this.engine.pool.query<OrderRow>(
       `SELECT o.*, m.outcomes FROM orders o JOIN markets m USING (condition_id)
@@ -76,12 +78,12 @@ export class QueriesService {
       [request.caller.apiKey, callerAccounts(this.engine.state, request.caller), request.id?.toLowerCase() ?? null, request.market?.toLowerCase() ?? null, request.asset_id ?? null, PAGE, offset],
     );
     const data = rows.rows.map(presentOrder);
-    return ok({ data, next_cursor: nextCursor(offset, data.length, PAGE), limit: PAGE, count: data.length });
+    return ok({ data, next_cursor: cursorAfterPage(offset, data.length, PAGE), limit: PAGE, count: data.length });
   }
 
   /** Trades in which the caller's accounts took part, as taker or maker; newest first (caller-trades-sql.ts). */
   async trades(request: ListTradesRequest): Promise<Reply<Page<Trade>>> {
-    const offset = offsetOf(request.next_cursor);
+    const offset = decodeCursor(request.next_cursor ?? '');
     if (offset === null) return fail('invalid_request', 'next_cursor is not a cursor of this list');
     const accounts = callerAccounts(this.engine.state, request.caller);
     // Upstream's `maker_address` names whose trades to list (clients send their own address), as taker or
@@ -104,7 +106,7 @@ export class QueriesService {
       walked[1] ?? null,
     ]);
     const data = rows.rows.map((row) => presentTrade(row, accounts));
-    return ok({ data, next_cursor: nextCursor(offset, data.length, PAGE), limit: PAGE, count: data.length });
+    return ok({ data, next_cursor: cursorAfterPage(offset, data.length, PAGE), limit: PAGE, count: data.length });
   }
 
   /**

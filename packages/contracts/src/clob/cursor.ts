@@ -27,6 +27,14 @@ export function cursorAfter(offset: number, returned: number, total: number): st
   return offset + returned >= total ? END_CURSOR : encodeCursor(offset + returned);
 }
 
+/**
+ * The cursor after a page of a list whose length is not counted (the trading lists): the end cursor
+ * once a page comes back short.
+ */
+export function cursorAfterPage(offset: number, returned: number, pageSize: number): string {
+  return returned < pageSize ? END_CURSOR : encodeCursor(offset + returned);
+}
+
 /** `next_cursor` of a request, as an offset (accepts the query-string form and the decoded number). */
 export const cursorOffset = z.unknown().transform((value, ctx) => {
   if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
