@@ -5,3 +5,4 @@ export * from './until';
 export * from './private-nats';
 export * from './market-snapshot';
 export * from './tcp-relay';
+export * from './rpc-calls';

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { connect, type NatsConnection } from 'nats';
 import type { INestApplication, Type } from '@nestjs/common';
-import { type Reply, type RpcRequestInput, type RpcResponse, type RpcSubject } from '@exchange/contracts';
+import { type Reply, type RpcResponse, type RpcSubject } from '@exchange/contracts';
 import { bootstrapService, createTestDatabase, dropDatabase, RpcClient } from '@exchange/service-kit';
-import { deleteStreams, TEST_NATS_URL, testPrefix } from '@exchange/testing';
+import { deleteStreams, rpcCalls, TEST_NATS_URL, testPrefix } from '@exchange/testing';
 import { CatalogModule } from '../../src/catalog.module';
 import { loadCatalogEnv } from '../../src/config';
 
@@ -37,17 +37,13 @@ export async function startCatalog(options: { demo?: boolean; env?: Record<strin
   let app: INestApplication = await boot();
   const nc = await connect({ servers: TEST_NATS_URL });
   const rpc = new RpcClient(nc, prefix, 10_000);
-  const request = <S extends RpcSubject>(subject: S, payload: unknown) => rpc.request(subject, payload as RpcRequestInput<S>);
+  const { request, data } = rpcCalls(rpc);
   return {
     prefix,
     databaseUrl,
     nc,
     request,
-    async data(subject, payload) {
-      const reply = await request(subject, payload);
-      if (!reply.ok) throw new Error(`${subject} failed: ${JSON.stringify(reply)}`);
-      return reply.data;
-    },
+    data,
     service: (type) => app.get(type),
     async restart() {
       await app.close();

@@ -13,13 +13,12 @@ import {
   type MarketStateEvent,
   type MatchingEvent,
   type Reply,
-  type RpcRequestInput,
   type RpcResponse,
   type RpcSubject,
   type TradeEvent,
 } from '@exchange/contracts';
 import { bootstrapService, createTestDatabase, dropDatabase, ensureStream, prefixed, RpcClient } from '@exchange/service-kit';
-import { deleteStreams, TEST_NATS_URL, testPrefix } from '@exchange/testing';
+import { deleteStreams, rpcCalls, TEST_NATS_URL, testPrefix } from '@exchange/testing';
 export { aMarketSnapshot } from '@exchange/testing';
 import { loadMarketDataEnv } from '../../src/config';
 import { MarketDataModule } from '../../src/market-data.module';
@@ -76,7 +75,7 @@ export async function startMarketData(): Promise<MarketDataUnderTest> {
   let app: INestApplication = await boot();
   const rpc = new RpcClient(nc, prefix, 10_000);
   const redis = new Redis(TEST_REDIS_URL);
-  const request = <S extends RpcSubject>(subject: S, payload: unknown) => rpc.request(subject, payload as RpcRequestInput<S>);
+  const { request, data } = rpcCalls(rpc);
   const publish = async (subject: string, payload: unknown) => {
     await nc.jetstream().publish(prefixed(prefix, subject), codec.encode(payload));
   };
@@ -97,11 +96,7 @@ export async function startMarketData(): Promise<MarketDataUnderTest> {
     redis,
     nc,
     request,
-    async data(subject, payload) {
-      const reply = await request(subject, payload);
-      if (!reply.ok) throw new Error(`${subject} failed: ${JSON.stringify(reply)}`);
-      return reply.data;
-    },
+    data,
     publishMarket: (snapshot) => publish('catalog.evt.market.updated.v1', snapshot),
     publishBatch,
     publishBook: (data) => publishBatch([{ type: 'book', data }]),

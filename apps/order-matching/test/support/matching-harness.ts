@@ -1,9 +1,9 @@
 import path from 'node:path';
 import type { INestApplication } from '@nestjs/common';
 import { connect, JSONCodec, type NatsConnection } from 'nats';
-import { CATALOG_STREAM, type MarketSnapshot, type Reply, type RpcRequestInput, type RpcResponse, type RpcSubject } from '@exchange/contracts';
+import { CATALOG_STREAM, type MarketSnapshot, type Reply, type RpcResponse, type RpcSubject } from '@exchange/contracts';
 import { bootstrapService, createTestDatabase, dropDatabase, ensureStream, prefixed, RpcClient } from '@exchange/service-kit';
-import { aMarketSnapshot as aRandomMarketSnapshot, deleteStreams, TEST_NATS_URL, testPrefix } from '@exchange/testing';
+import { aMarketSnapshot as aRandomMarketSnapshot, deleteStreams, rpcCalls, TEST_NATS_URL, testPrefix } from '@exchange/testing';
 import { loadMatchingEnv } from '../../src/config';
 import { EngineService } from '../../src/engine-host/engine.service';
 import { MatchingModule } from '../../src/matching.module';
@@ -50,18 +50,14 @@ export async function startMatching(env: Record<string, string> = {}): Promise<M
   };
   let app: INestApplication = await boot({});
   const rpc = new RpcClient(nc, prefix, 10_000);
-  const request = <S extends RpcSubject>(subject: S, payload: unknown) => rpc.request(subject, payload as RpcRequestInput<S>);
+  const { request, data } = rpcCalls(rpc);
   const codec = JSONCodec();
   return {
     prefix,
     databaseUrl,
     engine: () => app.get(EngineService),
     request,
-    async data(subject, payload) {
-      const reply = await request(subject, payload);
-      if (!reply.ok) throw new Error(`${subject} failed: ${JSON.stringify(reply)}`);
-      return reply.data;
-    },
+    data,
     async publishMarket(snapshot) {
       await nc.jetstream().publish(prefixed(prefix, 'catalog.evt.market.created.v1'), codec.encode(snapshot));
       const deadline = Date.now() + 5_000;
