@@ -1,8 +1,8 @@
 import { createConnection } from 'node:net';
 import { connect, JSONCodec, type NatsConnection } from 'nats';
 import { deleteStreams, TEST_NATS_URL, testPrefix } from '@exchange/testing';
-import { loadGatewayEnv } from '../../src/config';
 import { startGateway, type RunningGateway } from '../../src/gateway';
+import { testGatewayEnv } from '../support/auth-harness';
 
 const ADMIN_TOKEN = 'gateway-edge-test-admin-token';
 const codec = JSONCodec();
@@ -20,21 +20,7 @@ describe('gateway edge (real NATS, no services)', () => {
   beforeAll(async () => {
     prefix = testPrefix('gw');
     gateway = await startGateway(
-      loadGatewayEnv({
-        PORT: '0',
-        CATALOG_PORT: '0',
-        CLOB_PORT: '0',
-        DATA_PORT: '0',
-        HOST: '127.0.0.1',
-        NATS_URL: TEST_NATS_URL,
-        NATS_PREFIX: prefix,
-        ADMIN_TOKEN,
-        LOG_LEVEL: 'error',
-        RPC_TIMEOUT_MS: '2000',
-        BODY_LIMIT: '65536',
-        ADMIN_BODY_LIMIT: '262144',
-        REQUEST_TIMEOUT_MS: '1000',
-      }),
+      testGatewayEnv(prefix, ADMIN_TOKEN, { RPC_TIMEOUT_MS: '2000', BODY_LIMIT: '65536', ADMIN_BODY_LIMIT: '262144', REQUEST_TIMEOUT_MS: '1000' }),
     );
     base = `http://127.0.0.1:${gateway.ports.combined}`;
     nc = await connect({ servers: TEST_NATS_URL });

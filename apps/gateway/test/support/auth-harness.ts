@@ -21,11 +21,9 @@ export interface AuthGateway {
   close(): Promise<void>;
 }
 
-/** A gateway in-process on real NATS, a fresh database and a Redis key prefix of its own; `env` adds settings. */
-export async function startAuthGateway(label: string, env: Record<string, string> = {}): Promise<AuthGateway> {
-  const databaseUrl = await createTestDatabase(path.join(__dirname, '../..'), label);
-  const prefix = testPrefix(label.slice(0, 6));
-  const settings = loadGatewayEnv({
+/** A gateway's settings for a test: every surface on a free loopback port, real NATS under `prefix`. */
+export function testGatewayEnv(prefix: string, adminToken: string, env: Record<string, string>): GatewayEnv {
+  return loadGatewayEnv({
     PORT: '0',
     CATALOG_PORT: '0',
     CLOB_PORT: '0',
@@ -33,8 +31,17 @@ export async function startAuthGateway(label: string, env: Record<string, string
     HOST: '127.0.0.1',
     NATS_URL: TEST_NATS_URL,
     NATS_PREFIX: prefix,
-    ADMIN_TOKEN: 'auth-test-admin-token',
+    ADMIN_TOKEN: adminToken,
     LOG_LEVEL: 'error',
+    ...env,
+  });
+}
+
+/** A gateway in-process on real NATS, a fresh database and a Redis key prefix of its own; `env` adds settings. */
+export async function startAuthGateway(label: string, env: Record<string, string> = {}): Promise<AuthGateway> {
+  const databaseUrl = await createTestDatabase(path.join(__dirname, '../..'), label);
+  const prefix = testPrefix(label.slice(0, 6));
+  const settings = testGatewayEnv(prefix, 'auth-test-admin-token', {
     ACCESS_LOG: 'false',
     DATABASE_URL: databaseUrl,
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
