@@ -1,6 +1,7 @@
 /**
- * Fee formula of the market's schedule (docs/trading.md, "Fees"): fee = shares × rate × (p × (1 − p))^exponent,
- * in collateral, rounded to 5 decimals (10 base units) with a minimum of 0.00001 when positive.
+ * Fee formula of the market's schedule (docs/trading.md, "Fees"): fee = shares × rate ×
+ * (p × (1 − p))^exponent, in collateral, rounded to 5 decimals (10 base units) with a minimum of
+ * 0.00001 when positive.
  * Integers only: shares and p in base units (6 decimals), rate in parts per million.
  */
 export interface FeeSchedule {
