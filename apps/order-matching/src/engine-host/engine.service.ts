@@ -11,6 +11,7 @@ import { GroupCommit } from '../journal/group-commit';
 import { journalConnection } from '../journal/journal-connection';
 import { loadState } from '../journal/state-loader';
 import { UuidV7Source } from '../journal/time-ordered-ids';
+import { ExpiryTimer } from './expiry-timer';
 import { MatchingOutboxStore } from './matching-outbox';
 
 export const FATAL_HANDLER = Symbol('FATAL_HANDLER');
@@ -33,8 +34,14 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
   private relay?: OutboxRelay;
   private outbox?: MatchingOutboxStore;
   private timer?: NodeJS.Timeout;
-  /** Tasks run once a second (expiry, heartbeats). */
+  /** Tasks run once a second (the outbox's checkpoint, heartbeats). */
   private readonly ticks: ((now: number) => void)[] = [];
+  private readonly expiry = new ExpiryTimer(
+    () => this.state.nextExpiry(),
+    (now) => {
+      if (expireOrders(this.state, now).length) void this.commit();
+    },
+  );
 
   constructor(
     @Inject(MATCHING_ENV) private readonly env: MatchingEnv,
@@ -73,14 +80,13 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
     this.relay.start();
     this.onTick(() => void this.checkpoint());
     this.commits.onCommitted = (outbox) => void this.relay?.offer(outbox);
-    this.onTick((now) => {
-      if (expireOrders(this.state, now).length) void this.commit();
-    });
+    this.expiry.arm();
     this.timer = setInterval(() => this.ticks.forEach((tick) => tick(Date.now())), 1_000);
   }
 
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
+    this.expiry.stop();
     await this.relay?.stop();
     await this.checkpoint();
     await Promise.all([this.pool.end(), this.journal.end()]);
@@ -112,6 +118,7 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
   /** Runs a command now and resolves with its value once its effects are durable. */
   async run<T>(command: (state: EngineState, now: number) => T): Promise<{ value: T; batchId: string }> {
     const value = runAt(this.state, Date.now(), command);
+    this.expiry.arm();
     const batchId = await this.commit();
     return { value, batchId };
   }

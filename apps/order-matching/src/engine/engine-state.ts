@@ -97,6 +97,12 @@ export class EngineState {
    * which keeps cancels O(1); once most entries are such leftovers (GTD quotes canceled long before
    * they expire), the queue is compacted so that it does not grow with canceled orders.
    */
+  /** When the earliest resting GTD order may end (unix ms; an entry of an order ended since may come first). */
+  nextExpiry(): number | undefined {
+    const second = this.expiries.earliest;
+    return second === undefined ? undefined : second * 1000;
+  }
+
   takeExpired(now: number): OrderState[] {
     if (this.expiries.size > 2 * this.restingWithExpiry + COMPACTION_SLACK) this.expiries.retain((entry) => this.bySeq.has(entry.seq));
     const second = Math.floor(now / 1000);

@@ -7,14 +7,19 @@ export interface Expiry {
 const before = (a: Expiry, b: Expiry) => a.expiration < b.expiration || (a.expiration === b.expiration && a.seq < b.seq);
 
 /**
- * When resting GTD orders expire: a binary min-heap of (expiration, seq), so the once-a-second expiry
- * check looks only at the orders that are due, and two orders due together leave in seq order.
+ * When resting GTD orders expire: a binary min-heap of (expiration, seq), so the expiry check looks only
+ * at the orders that are due, and two orders due together leave in seq order.
  */
 export class ExpiryQueue {
   private readonly heap: Expiry[] = [];
 
   get size(): number {
     return this.heap.length;
+  }
+
+  /** The earliest entry's expiration, if any. */
+  get earliest(): number | undefined {
+    return this.heap[0]?.expiration;
   }
 
   push(expiration: number, seq: number): void {
