@@ -207,10 +207,14 @@ describe('rejections change nothing and say why in the upstream words', () => {
     expect(bound.ledger.get(wallet.toLowerCase(), COLLATERAL).reserved).toBe(2_000_000);
   });
 
-  it('refuses orders on a closed or resolved market', () => {
+  it('refuses orders on a closed, paused or resolved market', () => {
     const closed = newEngine(undefined, { acceptingOrders: false });
     fund(closed, bob, '10');
-    expect(placeOrder(closed, bob, anOrder(bob, { side: 'BUY', price: '0.40', size: '5' }), 1).code).toBe('MARKET_NOT_READY');
+    // The text names each reason: it said "closed" of a market the operator had only paused (a probe).
+    expect(placeOrder(closed, bob, anOrder(bob, { side: 'BUY', price: '0.40', size: '5' }), 1)).toMatchObject({
+      code: 'MARKET_NOT_READY',
+      errorMsg: 'the market does not accept orders: it is closed, paused by the operator or resolved',
+    });
     expect(balanceOf(closed, bob, YES).available).toBe(0);
   });
 });
