@@ -31,6 +31,16 @@ export function jsonBodyParser(fastify: FastifyInstance): JsonBodyParser {
         );
 }
 
+export const UNENCODED_ONLY = 'Content-Encoding is not supported: send the body uncompressed';
+
+/**
+ * Whether a request's body comes in a content coding (gzip, say): bodies are read as sent, so a gzip body
+ * was a JSON error and one of an unknown coding read as plain text (found by fuzzing).
+ */
+export function encodedBody(contentEncoding: string | undefined): boolean {
+  return contentEncoding !== undefined && contentEncoding.trim().toLowerCase() !== 'identity' && contentEncoding.trim() !== '';
+}
+
 /**
  * Bodies are JSON only, parsed by a parser that keeps the raw text on `request.rawBody` (the L2 HMAC is
  * over the exact bytes sent) and otherwise behaves like Fastify's (`jsonBodyParser`). Every other parser
@@ -42,6 +52,7 @@ export function parseJsonBodiesOnly(fastify: FastifyInstance): void {
   const parse = jsonBodyParser(fastify);
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (encodedBody(request.headers['content-encoding'])) return done(ApiError.of('invalid_request', UNENCODED_ONLY), undefined);
     request.rawBody = body as string;
     parse(body as string).then(
       (value) => done(null, value),

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { L2Authenticator } from '../auth/l2-auth.guard';
-import type { JsonBodyParser } from '../auth/raw-json-body';
+import { encodedBody, type JsonBodyParser } from '../auth/raw-json-body';
 import { ApiError } from '../http/api-error';
 import { serveInLane, type AccessLog, type Lane } from '../http/lane';
 import { pathOf } from '../http/path-of';
@@ -9,7 +9,7 @@ import type { OrdersService } from './orders.service';
 /**
  * `POST /order` and `POST /orders`, the busiest writes, in front of Fastify: the same JSON parsing,
  * L2 authentication, rate limits and order handling as the Nest routes of OrdersController, which still answer
- * what this lane leaves to them (another content type, a chunked body, a body over the limit).
+ * what this lane leaves to them (another content type or a content coding, a chunked body, a body over the limit).
  */
 export function orderLane(
   orders: OrdersService,
@@ -22,7 +22,7 @@ export function orderLane(
     if (request.method !== 'POST') return false;
     const url = request.url ?? '';
     const path = pathOf(url);
-    if ((path !== '/order' && path !== '/orders') || !isJson(request.headers['content-type'])) return false;
+    if ((path !== '/order' && path !== '/orders') || !isJson(request.headers['content-type']) || encodedBody(request.headers['content-encoding'])) return false;
     const length = Number(request.headers['content-length']);
     if (!Number.isSafeInteger(length) || length > bodyLimit) return false;
     void serveInLane(request, response, accessLog, async () => {

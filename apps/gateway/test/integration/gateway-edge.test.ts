@@ -151,10 +151,20 @@ describe('gateway edge (real NATS, no services)', () => {
       expect(unsigned.status).toBe(401);
       expect(await unsigned.json()).toEqual({ error: 'Unauthorized/Invalid api key', code: 'unauthorized' });
     }
-    // Left to Fastify: another content type, a chunked body, a body over the limit.
+    // Left to Fastify: another content type or a content coding, a chunked body, a body over the limit.
     const text = await post('/order', '<order/>', { 'content-type': 'application/xml' });
     expect(text.status).toBe(400);
     expect(await text.json()).toEqual({ error: 'Content-Type must be application/json', code: 'invalid_request' });
+    // A content coding: a gzip body was a JSON error, one of an unknown coding read as plain (fuzzing).
+    for (const [path, encoding] of [['/order', 'gzip'], ['/orders', 'x-foo'], ['/books', 'br']] as const) {
+      const encoded = await post(path, '{}', { 'content-type': 'application/json', 'content-encoding': encoding });
+      expect({ path, status: encoded.status, body: await encoded.json() }).toEqual({
+        path,
+        status: 400,
+        body: { error: 'Content-Encoding is not supported: send the body uncompressed', code: 'invalid_request' },
+      });
+    }
+    expect((await post('/order', '{}', { 'content-type': 'application/json', 'content-encoding': 'identity' })).status).toBe(401);
     const chunked = await post('/order', new Blob(['{}']).stream());
     expect(chunked.status).toBe(401);
     const large = await post('/order', JSON.stringify({ pad: 'x'.repeat(70_000) }));
