@@ -45,4 +45,18 @@ describe('GTD expiry, on real PostgreSQL and NATS', () => {
       expect(gap).toBeLessThan(150);
     }
   });
+
+  it('ends at its moment an order the engine loaded at start', async () => {
+    const end = (Math.floor(Date.now() / 1000) + 6) * 1000;
+    const order = anOrder(alice, { token: YES, side: 'BUY', price: '0.30', size: '5', type: 'GTD', expiration: end / 1000 + 60 });
+    const [[placed]] = (await om.data('matching.orders.place.v1', { placements: [{ caller: alice, orders: [order] }] })) as OrderResult[][];
+    expect(placed).toMatchObject({ success: true, status: 'live' });
+    await om.restart();
+    expect(om.engine().state.orders.has(order.orderId)).toBe(true);
+    while (om.engine().state.orders.has(order.orderId)) {
+      expect(Date.now()).toBeLessThan(end + 2_000);
+      await sleep(5);
+    }
+    expect(Date.now() - end).toBeLessThan(150);
+  });
 });
