@@ -39,10 +39,10 @@ describe('GTD expiry, on real PostgreSQL and NATS', () => {
       expect(reserved()).toBe(0);
     }
     // Until the twenty-first session the order left at the engine's next tick, up to a second late (a probe
-    // measured 2-778 ms). Never before its end, and within a tenth of a second after it here.
+    // measured 2-778 ms). Never before its end, and within a quarter of a second after it here (a few ms when idle).
     for (const gap of gaps) {
       expect(gap).toBeGreaterThanOrEqual(0);
-      expect(gap).toBeLessThan(150);
+      expect(gap).toBeLessThan(250);
     }
   });
 
@@ -57,6 +57,6 @@ describe('GTD expiry, on real PostgreSQL and NATS', () => {
       expect(Date.now()).toBeLessThan(end + 2_000);
       await sleep(5);
     }
-    expect(Date.now() - end).toBeLessThan(150);
+    expect(Date.now() - end).toBeLessThan(250);
   });
 });
