@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { NestFactory } from '@nestjs/core';
 import { describeIssues, importRequest } from '@exchange/contracts';
-import { JsonLogger } from '@exchange/service-kit';
+import { errorMessage, JsonLogger } from '@exchange/service-kit';
 import { CatalogModule } from './catalog.module';
 import { loadCatalogEnv } from './config';
 import { ImportService } from './import/import.service';
@@ -35,6 +35,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`${errorMessage(error)}\n`);
   process.exit(1);
 });

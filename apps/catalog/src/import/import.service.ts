@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { fail, ok, storableText, type ImportReport, type ImportRequest, type Reply } from '@exchange/contracts';
+import { errorMessage } from '@exchange/service-kit';
 import { EventWriter } from '../admin/event-writer';
 import { CATALOG_ENV, type CatalogEnv } from '../config';
 import { CatalogOutbox } from '../outbox/catalog-outbox';
@@ -112,7 +113,7 @@ export class ImportService implements BeforeApplicationShutdown {
       report.status = 'done';
     } catch (error) {
       report.status = 'interrupted';
-      report.error = storableText(error instanceof Error ? error.message : String(error));
+      report.error = storableText(errorMessage(error));
       this.logger.warn(`import ${report.id} interrupted after ${report.created.length + report.skipped.length} of ${report.total} events: ${report.error}`);
     } finally {
       clearInterval(progress);

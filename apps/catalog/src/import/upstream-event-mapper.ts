@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CONDITION_ID_PATTERN, describeIssues, holdsUnstorableText, importedEventInput, TICK_SIZES, TOKEN_ID_PATTERN, UNSTORABLE_TEXT } from '@exchange/contracts';
+import { errorMessage } from '@exchange/service-kit';
 import type { NewEvent } from '../admin/new-event';
 
 const text = z.string().nullish();
@@ -176,6 +177,6 @@ export function mapUpstreamEvent(raw: unknown, sites: string[]): MappedEvent {
       },
     };
   } catch (error) {
-    return { skip: error instanceof Error ? error.message : String(error) };
+    return { skip: errorMessage(error) };
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { decodeSecret, deriveApiCredentials, type ApiCredentials } from '@exchange/chain';
-import { DistinctFailures, isDatabaseUnavailable } from '@exchange/service-kit';
+import { DistinctFailures, errorMessage, isDatabaseUnavailable } from '@exchange/service-kit';
 import { ApiError } from '../http/api-error';
 import type { ApiCaller, L1Signer } from './api-caller';
 import type { ActiveApiKey } from './api-key-cache';
@@ -128,6 +128,6 @@ export class ApiKeysService {
 
 /** The last non-empty line of an error's message: Prisma's begin with the call and end with the cause. */
 function lastLineOf(error: unknown): string {
-  const lines = (error instanceof Error ? error.message : String(error)).split('\n').filter((line) => line.trim() !== '');
+  const lines = errorMessage(error).split('\n').filter((line) => line.trim() !== '');
   return lines.at(-1)?.trim() ?? String(error);
 }

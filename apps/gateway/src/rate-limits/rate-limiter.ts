@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from '@nestjs/common';
-import { DistinctFailures } from '@exchange/service-kit';
+import { DistinctFailures, errorMessage } from '@exchange/service-kit';
 import type { GatewayEnv } from '../config';
 import type { AdmissionStore, BucketCheck, BucketVerdict, ClaimOutcome } from '../http/admission-store';
 import { ApiError } from '../http/api-error';
@@ -99,7 +99,7 @@ export class RateLimiter {
       answer = await this.store.admit({ bucketsKey, buckets });
       this.failures.cleared();
     } catch (error) {
-      this.failures.failed(messageOf(error));
+      this.failures.failed(errorMessage(error));
       return {};
     }
     return this.verdictHeaders(answer.verdict!, memoKey);
@@ -128,7 +128,7 @@ export class RateLimiter {
       this.failures.cleared();
     } catch (error) {
       if (claim !== undefined) throw error;
-      this.failures.failed(messageOf(error));
+      this.failures.failed(errorMessage(error));
       return { claim: 'new', headers: {} };
     }
     return { claim: answer.claim, headers: answer.verdict ? this.verdictHeaders(answer.verdict, memoKey) : {} };
@@ -186,7 +186,6 @@ export class RateLimiter {
   }
 }
 
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** The X-RateLimit headers of a limit: its size, what is left of it, and when it is full again (unix ms). */
 function limitHeaders(limit: number, remaining: number, resetAtMs: number): ResponseHeaders {

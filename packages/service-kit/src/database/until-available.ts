@@ -1,4 +1,5 @@
 import type { Logger } from '@nestjs/common';
+import { errorMessage } from '../logging/error-message';
 import { backoff } from '../retry/backoff';
 import { isDatabaseUnavailable } from './unavailable';
 
@@ -17,7 +18,7 @@ export async function untilDatabaseAvailable<T>(logger: Pick<Logger, 'warn' | 'l
       return result;
     } catch (error) {
       if (!isDatabaseUnavailable(error)) throw error;
-      if (attempt === 0) logger.warn(`${what}: the database is unavailable (${error instanceof Error ? error.message : String(error)}); waiting for it`);
+      if (attempt === 0) logger.warn(`${what}: the database is unavailable (${errorMessage(error)}); waiting for it`);
       await backoff(attempt, 250, 2_000);
     }
   }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ServerNats, type NatsContext } from '@nestjs/microservices';
 import { JSONCodec, type Msg, type NatsConnection, type PublishOptions } from 'nats';
 import { RPC_HEADERS } from '@exchange/contracts';
+import { errorMessage } from '../logging/error-message';
 import { requestContext } from '../logging/request-context';
 import { LargePayloads, PARTS_HEADER } from './large-payloads';
 import { prefixed } from './subjects';
@@ -88,7 +89,7 @@ export class PrefixedNatsServer extends ServerNats {
       try {
         data = await this.payloads().payloadOf(message, PART_TIMEOUT_MS);
       } catch (error) {
-        this.logger.warn(`${channel}: the request's parts could not be fetched (${error instanceof Error ? error.message : String(error)})`);
+        this.logger.warn(`${channel}: the request's parts could not be fetched (${errorMessage(error)})`);
         // Nest's error packet: the client reports that the service could not answer.
         this.respond(message, codec.encode({ err: 'the request could not be read', isDisposed: true }));
         return undefined;
@@ -107,7 +108,7 @@ export class PrefixedNatsServer extends ServerNats {
       const outgoing = this.payloads().outgoing(data, options?.headers);
       return message.respond(outgoing.data, { ...options, headers: outgoing.headers });
     } catch (error) {
-      this.logger.error(`${message.subject}: the reply could not be sent (${error instanceof Error ? error.message : String(error)})`);
+      this.logger.error(`${message.subject}: the reply could not be sent (${errorMessage(error)})`);
       return false;
     }
   }

@@ -13,6 +13,7 @@ import {
 type Handler<S extends RpcSubject> = (request: RpcRequest<S>) => Promise<Reply<RpcResponse<S>>>;
 
 import { databaseUnavailable, isDatabaseUnavailable } from '../database/unavailable';
+import { errorMessage } from '../logging/error-message';
 
 const logger = new Logger('RpcRoute');
 
@@ -33,7 +34,7 @@ export function RpcRoute<S extends RpcSubject>(subject: S) {
         return await original.call(this, parsed.data as RpcRequest<S>);
       } catch (error) {
         if (isDatabaseUnavailable(error)) {
-          logger.warn(`${subject}: the database is unavailable (${error instanceof Error ? error.message : String(error)})`);
+          logger.warn(`${subject}: the database is unavailable (${errorMessage(error)})`);
           return databaseUnavailable();
         }
         logger.error(error instanceof Error ? error : String(error), `${subject} failed`);
