@@ -31,14 +31,15 @@ export function jsonBodyParser(fastify: FastifyInstance): JsonBodyParser {
         );
 }
 
-export const UNENCODED_ONLY = 'Content-Encoding is not supported: send the body uncompressed';
+const UNENCODED_ONLY = 'Content-Encoding is not supported: send the body uncompressed';
 
 /**
  * Whether a request's body comes in a content coding (gzip, say): bodies are read as sent, so a gzip body
  * was a JSON error and one of an unknown coding read as plain text (found by fuzzing).
  */
 export function encodedBody(contentEncoding: string | undefined): boolean {
-  return contentEncoding !== undefined && contentEncoding.trim().toLowerCase() !== 'identity' && contentEncoding.trim() !== '';
+  const coding = contentEncoding?.trim().toLowerCase();
+  return !!coding && coding !== 'identity';
 }
 
 /**
