@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleIn
 import type { NatsConnection } from 'nats';
 import type { Pool } from 'pg';
 import { MATCHING_STREAM } from '@exchange/contracts';
-import { ensureStream, MESSAGING_ENV, NATS_CONNECTION, OutboxRelay, pgPool, untilDatabaseAvailable, type BaseEnv } from '@exchange/service-kit';
+import { ensureStream, errorMessage, MESSAGING_ENV, NATS_CONNECTION, OutboxRelay, pgPool, untilDatabaseAvailable, type BaseEnv } from '@exchange/service-kit';
 import { MATCHING_ENV, type MatchingEnv } from '../config';
 import { expireOrders } from '../engine/cancel-orders';
 import { runAt } from '../engine/run-at';
@@ -13,6 +13,13 @@ import { loadState } from '../journal/state-loader';
 import { UuidV7Source } from '../journal/time-ordered-ids';
 import { ExpiryTimer } from './expiry-timer';
 import { MatchingOutboxStore } from './matching-outbox';
+import { TableVacuum } from './table-vacuum';
+
+/**
+ * Updated order rows after which the engine vacuums `orders`: each update of a resting order (a fill, its
+ * end) leaves a dead row version, never a HOT one (`status` is in the partial indexes' predicates).
+ */
+export const ORDERS_VACUUM_AFTER_ROWS = 1_000;
 
 export const FATAL_HANDLER = Symbol('FATAL_HANDLER');
 export type FatalHandler = (error: unknown) => void;
@@ -33,6 +40,7 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
   private readonly commits: GroupCommit;
   private relay?: OutboxRelay;
   private outbox?: MatchingOutboxStore;
+  private readonly ordersVacuum: TableVacuum;
   private timer?: NodeJS.Timeout;
   /** Tasks run once a second (the outbox's checkpoint, heartbeats). */
   private readonly ticks: ((now: number) => void)[] = [];
@@ -55,6 +63,7 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
     this.pool = pgPool('queries', { connectionString: env.DATABASE_URL, max: env.DB_POOL_SIZE });
     this.journal = journalConnection(env.DATABASE_URL);
     this.commits = new GroupCommit(this.journal, onFatal);
+    this.ordersVacuum = new TableVacuum(this.pool, 'orders', ORDERS_VACUUM_AFTER_ROWS);
   }
 
   get state(): EngineState {
@@ -71,7 +80,6 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
       this.state.postOnlyUntil = Date.now() + this.env.POST_ONLY_AFTER_RESTART_SECONDS * 1000;
     }
     this.logger.log(`engine loaded: ${this.state.markets.size} markets, ${loaded.openOrders} resting orders`);
-    await this.warnWithoutAutovacuum();
     await ensureStream(this.nc, this.messaging.NATS_PREFIX, MATCHING_STREAM, {
       maxAgeSeconds: this.env.MATCHING_STREAM_MAX_AGE_HOURS * 3_600,
     });
@@ -79,7 +87,10 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
     this.relay = new OutboxRelay(this.nc, this.messaging.NATS_PREFIX, this.outbox);
     this.relay.start();
     this.onTick(() => void this.checkpoint());
-    this.commits.onCommitted = (outbox) => void this.relay?.offer(outbox);
+    this.commits.onCommitted = ({ outbox, updatedOrders }) => {
+      if (outbox.length) void this.relay?.offer(outbox);
+      this.ordersVacuum.note(updatedOrders).catch((error: unknown) => this.logger.warn(`VACUUM orders failed: ${errorMessage(error)}`));
+    };
     this.expiry.arm();
     this.timer = setInterval(() => this.ticks.forEach((tick) => tick(Date.now())), 1_000);
   }
@@ -90,17 +101,6 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
     await this.relay?.stop();
     await this.checkpoint();
     await Promise.all([this.pool.end(), this.journal.end()]);
-  }
-
-  /**
-   * The outbox is vacuumed by its checkpoints; the orders table is not: every order that rests and then
-   * ends leaves a dead row version that only (auto)vacuum reclaims.
-   */
-  private async warnWithoutAutovacuum(): Promise<void> {
-    const setting = await this.pool.query<{ on: string }>("SELECT current_setting('autovacuum') AS on");
-    if (setting.rows[0]?.on !== 'on') {
-      this.logger.warn('PostgreSQL runs with autovacuum off: the orders table bloats unless it is vacuumed (docs/trading.md, "Durability")');
-    }
   }
 
   private async checkpoint(): Promise<void> {

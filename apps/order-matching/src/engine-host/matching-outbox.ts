@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import type { OutboxRecord, OutboxStore } from '@exchange/service-kit';
 import { OneAtATime } from '../journal/one-at-a-time';
+import { TableVacuum } from './table-vacuum';
 
 /**
  * Deleted rows after which a checkpoint vacuums the outbox: about every second under load. Every 1,000
@@ -23,12 +24,14 @@ export const OUTBOX_VACUUM_AFTER_ROWS = 100;
 export class MatchingOutboxStore implements OutboxStore {
   private published = 0n;
   private persisted = 0n;
-  private deletedSinceVacuum = 0;
   private readonly checkpoints = new OneAtATime();
+  private readonly vacuum: TableVacuum;
   /** Whether the saved progress was read (once, at the first poll). */
   private loaded = false;
 
-  constructor(private readonly pool: Pool) {}
+  constructor(private readonly pool: Pool) {
+    this.vacuum = new TableVacuum(pool, 'outbox', OUTBOX_VACUUM_AFTER_ROWS);
+  }
 
   /**
    * Rows after the progress, by the primary key. The bound is a plain parameter: when it came from a
@@ -75,13 +78,7 @@ export class MatchingOutboxStore implements OutboxStore {
       [String(last)],
     );
     this.persisted = last;
-    this.deletedSinceVacuum += deleted.rowCount ?? 0;
-    if (this.deletedSinceVacuum >= OUTBOX_VACUUM_AFTER_ROWS) {
-      // The space of deleted rows and their TOAST chunks is reused; inserts go on meanwhile. Without
-      // TRUNCATE false, VACUUM would take an exclusive lock to cut the emptied end of the table, which
-      // the next batch fills again, and the journal's writes would wait for it.
-      await this.pool.query('VACUUM (TRUNCATE false) outbox');
-      this.deletedSinceVacuum = 0;
-    }
+    // The space of deleted rows and their TOAST chunks is reused; inserts go on meanwhile.
+    await this.vacuum.note(deleted.rowCount ?? 0);
   }
 }

@@ -1,8 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { Pool } from 'pg';
-import type { OutboxRecord } from '@exchange/service-kit';
 import type { Effects } from '../engine/effects';
-import { writeBatch } from './journal-sql';
+import { writeBatch, type WrittenBatch } from './journal-sql';
 import { timeOrderedHash } from './time-ordered-ids';
 
 interface Waiter {
@@ -22,8 +21,8 @@ export class GroupCommit {
   private parts: Effects[] = [];
   private waiters: Waiter[] = [];
   private running = false;
-  /** Called after each committed batch with its outbox rows (the relay publishes them). */
-  onCommitted: (outbox: OutboxRecord[]) => void = () => undefined;
+  /** Called after each committed batch that wrote events or updated orders (the relay publishes the events). */
+  onCommitted: (written: WrittenBatch) => void = () => undefined;
 
   constructor(
     private readonly pool: Pool,
@@ -49,10 +48,10 @@ export class GroupCommit {
       this.waiters = [];
       const batchId = timeOrderedHash();
       try {
-        const outbox = parts.length ? await this.write(batchId, waiters.length, parts) : [];
+        const written = parts.length ? await this.write(batchId, waiters.length, parts) : undefined;
         for (const w of waiters) w.resolve(batchId);
         // After the answers: they leave in the microtasks of this turn, the batch's events in the next.
-        if (outbox.length) setImmediate(() => this.onCommitted(outbox));
+        if (written && (written.outbox.length || written.updatedOrders)) setImmediate(() => this.onCommitted(written));
       } catch (error) {
         this.logger.error(error instanceof Error ? error : String(error), 'journal write failed');
         for (const w of waiters) w.reject(error);
@@ -63,7 +62,7 @@ export class GroupCommit {
     this.running = false;
   }
 
-  private write(batchId: string, commands: number, parts: Effects[]): Promise<OutboxRecord[]> {
+  private write(batchId: string, commands: number, parts: Effects[]): Promise<WrittenBatch> {
     return writeBatch(this.pool, batchId, commands, parts);
   }
 }

@@ -152,10 +152,18 @@ function batchParameters(batchId: string, commands: number, parts: Effects[]): {
   return { values, messages, orders };
 }
 
+/** What a written batch left: its outbox rows, and how many order rows it updated (each a dead row version). */
+export interface WrittenBatch {
+  outbox: OutboxRecord[];
+  updatedOrders: number;
+}
+
 /** Writes a batch; answers its outbox rows (ids with the subjects and messages, in order) for the relay's fast path. */
-export async function writeBatch(pool: Pool, batchId: string, commands: number, parts: Effects[]): Promise<OutboxRecord[]> {
+export async function writeBatch(pool: Pool, batchId: string, commands: number, parts: Effects[]): Promise<WrittenBatch> {
   const { values, messages, orders } = batchParameters(batchId, commands, parts);
+  const updatedOrders = orders.filter((o) => o.journaled).length;
   const result = await pool.query<{ outbox_ids: string[] }>({ name: 'write-batch', text: WRITE_BATCH, values });
   for (const order of orders) order.journaled = true;
-  return result.rows[0]!.outbox_ids.map((id, i) => ({ id: BigInt(id), subject: messages.subjects[i]!, json: messages.texts[i]! }));
+  const outbox = result.rows[0]!.outbox_ids.map((id, i) => ({ id: BigInt(id), subject: messages.subjects[i]!, json: messages.texts[i]! }));
+  return { outbox, updatedOrders };
 }

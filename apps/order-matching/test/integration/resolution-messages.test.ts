@@ -37,7 +37,7 @@ describe('market resolutions on their own subject', () => {
       const effects = new Effects();
       effects.events.push({ type: 'book', data: { conditionId: CONDITION, bookSeq: 1, changes: [], timestamp: 1 } });
       effects.events.push({ type: 'market-resolved', data: { conditionId: CONDITION, winningOutcome: 1, resolvedAt: 1_700_000_000_000 } });
-      const records = await writeBatch(pool, BATCH, 1, [effects]);
+      const { outbox: records } = await writeBatch(pool, BATCH, 1, [effects]);
 
       expect(records.map((r) => r.subject)).toEqual([MATCHING_BATCH_SUBJECT, MATCHING_MARKET_RESOLVED_SUBJECT]);
       const rows = await outboxRows();
@@ -51,7 +51,7 @@ describe('market resolutions on their own subject', () => {
       await pool.query('DELETE FROM outbox');
       const effects = new Effects();
       effects.events.push({ type: 'book', data: { conditionId: CONDITION, bookSeq: 2, changes: [], timestamp: 2 } });
-      const records = await writeBatch(pool, `0x${'0c'.repeat(32)}`, 1, [effects]);
+      const { outbox: records } = await writeBatch(pool, `0x${'0c'.repeat(32)}`, 1, [effects]);
       expect(records.map((r) => r.subject)).toEqual([MATCHING_BATCH_SUBJECT]);
       expect((await outboxRows()).map((r) => r.subject)).toEqual([MATCHING_BATCH_SUBJECT]);
     });
