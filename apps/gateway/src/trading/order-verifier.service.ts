@@ -68,7 +68,7 @@ export class OrderVerifier {
 
   /** The engine's market checks, in its order, on the hot settings. */
   private refusal(orderId: string, submission: OrderSubmission, settings: OrderSettings): { failed: OrderResult } | undefined {
-    if (!settings.acceptingOrders) return { failed: rejectionResult(orderId, Rejections.marketClosed()) };
+    if (!settings.acceptingOrders) return { failed: rejectionResult(orderId, Rejections.marketNotReady()) };
     const marketable = submission.orderType === 'FOK' || submission.orderType === 'FAK';
     const terms = readOrderTerms(orderId, submission.order, marketable, settings);
     return 'code' in terms ? { failed: rejectionResult(orderId, terms) } : undefined;

@@ -62,7 +62,7 @@ export function placeOrder(state: EngineState, caller: Caller, verified: Verifie
   const { market, outcome } = located;
   if (order.conditionId && order.conditionId !== market.conditionId) return reject(Rejections.wrongMarket(market.conditionId));
   if ((verified.exchange === 'negRisk') !== market.negRisk) return reject(Rejections.wrongExchange());
-  if (market.winningOutcome !== -1 || !market.acceptingOrders) return reject(Rejections.marketClosed());
+  if (market.winningOutcome !== -1 || !market.acceptingOrders) return reject(Rejections.marketNotReady());
   if (now < state.postOnlyUntil && !postOnly) return reject(Rejections.postOnlyMode(Math.ceil((state.postOnlyUntil - now) / 1000)));
   const marketable = orderType === 'FOK' || orderType === 'FAK';
   if (postOnly && marketable) return reject(Rejections.postOnlyType());

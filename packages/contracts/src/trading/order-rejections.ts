@@ -16,9 +16,9 @@ export const Rejections = {
   unknownToken: (tokenId: string) => reject('INVALID_ORDER_ERROR', `invalid token id ${tokenId}`),
   wrongMarket: (conditionId: string) => reject('INVALID_ORDER_ERROR', `the order's conditionId is not its token's market, ${conditionId}`),
   wrongExchange: () => reject('INVALID_ORDER_ERROR', 'invalid signature: the order is not signed for this market\'s exchange'),
+  // Upstream's one text for a market that takes no orders (closed, paused by the operator or resolved):
+  // clients compare it. The catalog's market says which.
   marketNotReady: () => reject('MARKET_NOT_READY', 'the market is not yet ready to process new orders'),
-  // The engine knows only whether a market accepts orders: "closed" misled where the operator had paused one (a probe).
-  marketClosed: () => reject('MARKET_NOT_READY', 'the market does not accept orders: it is closed, paused by the operator or resolved'),
   postOnlyMode: (retryAfterSeconds: number) =>
     reject('post_only_mode', 'post-only mode: only post-only orders and cancels are allowed', retryAfterSeconds),
   postOnlyType: () => reject('INVALID_POST_ONLY_ORDER_TYPE', 'invalid post-only order: only GTC and GTD orders can be post-only'),

@@ -210,10 +210,10 @@ describe('rejections change nothing and say why in the upstream words', () => {
   it('refuses orders on a closed, paused or resolved market', () => {
     const closed = newEngine(undefined, { acceptingOrders: false });
     fund(closed, bob, '10');
-    // The text names each reason: it said "closed" of a market the operator had only paused (a probe).
+    // Upstream's text, which clients compare, whatever the reason (it said "closed" of a paused market, then listed the reasons).
     expect(placeOrder(closed, bob, anOrder(bob, { side: 'BUY', price: '0.40', size: '5' }), 1)).toMatchObject({
       code: 'MARKET_NOT_READY',
-      errorMsg: 'the market does not accept orders: it is closed, paused by the operator or resolved',
+      errorMsg: 'the market is not yet ready to process new orders',
     });
     expect(balanceOf(closed, bob, YES).available).toBe(0);
   });
