@@ -27,18 +27,19 @@ const takerTrades = (account: string) => `
       ORDER BY t.match_time DESC, t.id DESC LIMIT $9::int + $10::int)`;
 
 // A maker may have several orders in one trade: one row per trade (DISTINCT ON follows the index's order).
+// A token filter matches the maker's own order: in a trade that mints or merges, the taker's is the other.
 const makerTrades = (account: string) => `
     (SELECT DISTINCT ON (tm.match_time, tm.trade_id) tm.trade_id FROM trade_makers tm
       WHERE tm.maker = ${account}
         AND ($5::text IS NULL OR tm.condition_id = $5)
+        AND ($6::text IS NULL OR tm.token_id = $6)
         AND ($7::bigint IS NULL OR tm.match_time < $7 * 1000)
         AND ($8::bigint IS NULL OR tm.match_time > $8 * 1000)
-        AND (($2::text IS NULL AND $3::text IS NULL AND $4::text IS NULL AND $6::text IS NULL) OR EXISTS (
+        AND (($2::text IS NULL AND $3::text IS NULL AND $4::text IS NULL) OR EXISTS (
           SELECT 1 FROM trades t WHERE t.id = tm.trade_id
             AND ($2::text IS NULL OR t.id = $2)
             AND ($3::text IS NULL OR t.taker = $3)
-            AND ($4::text IS NULL OR EXISTS (SELECT 1 FROM trade_makers y WHERE y.trade_id = t.id AND y.maker = $4))
-            AND ($6::text IS NULL OR t.token_id = $6)))
+            AND ($4::text IS NULL OR EXISTS (SELECT 1 FROM trade_makers y WHERE y.trade_id = t.id AND y.maker = $4))))
       ORDER BY tm.match_time DESC, tm.trade_id DESC LIMIT $9::int + $10::int)`;
 
 export const CALLER_TRADES = `

@@ -6,6 +6,8 @@ import { aMarketSnapshot, startMatching, type MatchingUnderTest } from '../suppo
 interface Fill {
   maker: string;
   orderId: string;
+  /** The maker order's token: the taker's, or the other one in a trade that mints or merges. */
+  tokenId: string;
 }
 interface TradeRow {
   id: string;
@@ -45,9 +47,14 @@ function someTrades(count: number): TradeRow[] {
     const market = MARKETS[pick(3)]!;
     // One in five trades has two or three fills of the caller's address.
     const sameMaker = pick(5) === 0;
-    const makers = Array.from({ length: 1 + pick(3) + (sameMaker ? 1 : 0) }, (_, f) => ({ maker: sameMaker ? owner.address : addresses[pick(4)]!, orderId: `0x${String(i).padStart(60, '0')}${String(f).padStart(4, '0')}` }));
+    const taken = pick(2);
+    const makers = Array.from({ length: 1 + pick(3) + (sameMaker ? 1 : 0) }, (_, f) => ({
+      maker: sameMaker ? owner.address : addresses[pick(4)]!,
+      orderId: `0x${String(i).padStart(60, '0')}${String(f).padStart(4, '0')}`,
+      tokenId: market.tokens[pick(3) === 0 ? 1 - taken : taken]!,
+    }));
     // UUIDs, as the engine's, in no particular order.
-    return { id: `${String(pick(100_000_000)).padStart(8, '0')}-0000-7000-8000-${String(i).padStart(12, '0')}`, conditionId: market.conditionId, tokenId: market.tokens[pick(2)]!, taker: addresses[pick(4)]!, matchTime: time, makers };
+    return { id: `${String(pick(100_000_000)).padStart(8, '0')}-0000-7000-8000-${String(i).padStart(12, '0')}`, conditionId: market.conditionId, tokenId: market.tokens[taken]!, taker: addresses[pick(4)]!, matchTime: time, makers };
   });
 }
 
@@ -62,7 +69,7 @@ async function store(pool: Pool, trades: TradeRow[]): Promise<void> {
       await pool.query(
         `INSERT INTO trade_makers (trade_id, order_id, position, maker, owner, token_id, outcome, side, shares, price, fee, rebate, match_time, condition_id)
          VALUES ($1, $2, $3, $4, 'key', $5, 1, 'BUY', 1000000, 500000, 0, 0, $6, $7)`,
-        [t.id, fill.orderId, position, fill.maker, t.tokenId, t.matchTime, t.conditionId],
+        [t.id, fill.orderId, position, fill.maker, fill.tokenId, t.matchTime, t.conditionId],
       );
     }
   }
@@ -79,7 +86,8 @@ function expected(trades: TradeRow[], filter: Partial<ListTradesRequest>): strin
     .filter((t) => filter.taker === undefined || t.taker === filter.taker)
     .filter((t) => filter.maker === undefined || t.makers.some((m) => m.maker === filter.maker))
     .filter((t) => filter.market === undefined || t.conditionId === filter.market)
-    .filter((t) => filter.asset_id === undefined || t.tokenId === filter.asset_id)
+    // A token: the caller's trades in it, as taker of that token or by a maker order of it.
+    .filter((t) => filter.asset_id === undefined || (mine.has(t.taker) && t.tokenId === filter.asset_id) || t.makers.some((m) => mine.has(m.maker) && m.tokenId === filter.asset_id))
     .filter((t) => filter.before === undefined || t.matchTime < filter.before * 1000)
     .filter((t) => filter.after === undefined || t.matchTime > filter.after * 1000)
     .sort((a, b) => b.matchTime - a.matchTime || (a.id < b.id ? 1 : -1))
@@ -120,6 +128,7 @@ describe("the caller's trades, newest first, on real PostgreSQL", () => {
     ['no filter', {}],
     ['a market', { market: MARKETS[1]!.conditionId }],
     ['a token', { asset_id: MARKETS[2]!.tokens[0] }],
+    ['a token, from one account', { asset_id: MARKETS[0]!.tokens[1], maker_address: wallet }],
     ['the wallet as taker', { taker: wallet }],
     ['another maker', { maker: others[0] }],
     ["the owner's own address as maker_address", { maker_address: owner.address }],
