@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { readStream } from '@exchange/testing';
@@ -119,6 +120,24 @@ describe('upstream import and demo catalog (real PostgreSQL and NATS)', () => {
       { slug: 'shared-second', reason: `upstream market ${market.conditionId} is imported already, as "shared-upstream-yes"` },
       { slug: 'shared-twice', reason: `upstream market ${other.conditionId} appears twice in the event` },
     ]);
+  });
+
+  it('makes one local market per upstream market when imports naming it run at the same moment', async () => {
+    const source = fixture[0]!;
+    // Pairs of events naming one fresh upstream market each, every import at once.
+    const pairs = Array.from({ length: 4 }, (_, i) => {
+      const market = { ...upstreamMarketAs(source.markets[0]!, `race-${i}-yes`), conditionId: `0x${randomBytes(32).toString('hex')}` };
+      return [1, 2].map((n) => ({ ...source, id: `up-race-${i}-${n}`, slug: `race-${i}-event-${n}`, markets: [{ ...market, slug: `race-${i}-yes-${n}` }] }));
+    });
+    const reports = await Promise.all(pairs.flat().map((event) => catalog.data('catalog.admin.import.v1', { events: [event] })));
+    // Until the twenty-second session only the writer's check held it, and both of a pair could pass it.
+    for (const [i, pair] of pairs.entries()) {
+      const [first, second] = [reports[2 * i]!, reports[2 * i + 1]!];
+      expect(first.created.length + second.created.length).toBe(1);
+      const skipped = [...first.skipped, ...second.skipped];
+      expect(skipped).toHaveLength(1);
+      expect(skipped[0]!.reason).toMatch(new RegExp(`^upstream market ${pair[0]!.markets[0]!.conditionId} is imported already`));
+    }
   });
 
   it('imports an upstream event that ends before it starts as published (the operator\'s create refuses one)', async () => {
