@@ -69,7 +69,7 @@ async function startSurface(surface: Surface, port: number, env: GatewayEnv, sha
   // After init, so that the body parsers set below replace the ones Nest registers there.
   await app.init();
   parseJsonBodiesOnly(fastify);
-  setUpFastify(fastify, accessLog, shared.limiter);
+  setUpFastify(fastify, surface, accessLog, shared.limiter);
   refuseOperatorRequestsWithoutToken(fastify, new AdminToken(env.ADMIN_TOKEN));
   if (servesClob(surface)) {
     const orders = orderLane(app.get(OrdersService), app.get(L2Authenticator), jsonBodyParser(fastify), env.BODY_LIMIT, accessLog);

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Injectable, Logger, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { decodeL2Signature, l2SignatureBytes } from '@exchange/chain';
 import { isDatabaseUnavailable } from '@exchange/service-kit';
 import { ApiError } from '../http/api-error';
@@ -75,20 +75,42 @@ export class L2Authenticator {
 
   /**
    * The caller of a signed request. Failures count against the client's address (`RateLimiter`): an
-   * address with too many of them is refused with 429 before the HMAC and the key lookup.
+   * address with too many of them is refused with 429 before the HMAC and the key lookup. `route` is the
+   * route pattern the request matched: the limits are the route's, however its path was written (the
+   * signed path, `/%6Frder` say, escaped the order limits until the twenty-second session; a probe).
    */
-  async authenticate(request: SignedRequest, nowMs = Date.now()): Promise<Authenticated> {
+  async authenticate(request: SignedRequest, route: string, nowMs = Date.now()): Promise<Authenticated> {
     const client = this.limiter.clientOf(request.raw);
     this.limiter.refuseFailingClient(client);
     try {
-      return await this.verify(request, nowMs);
+      return await this.verify(request, route, nowMs);
     } catch (error) {
       if (error instanceof ApiError && error.failure.status === 401) this.limiter.authFailed(client);
       throw error;
     }
   }
 
-  private async verify(request: SignedRequest, nowMs: number): Promise<Authenticated> {
+  /**
+   * Refuses (429) a request from an address that used up its failed authentications, before its body is
+   * read; answers the address (read while the socket is open: a client gone mid-body has none after).
+   */
+  refuseFailingClient(raw: IncomingMessage): string {
+    const client = this.limiter.clientOf(raw);
+    this.limiter.refuseFailingClient(client);
+    return client;
+  }
+
+  /**
+   * Counts a request to a signed route that was refused before it could be authenticated (a body that is
+   * not JSON, another content type) as a failed authentication of its address: no key's limits count it,
+   * and until the twenty-second session a flood of them was limited by nothing (a probe sent 6,000 in
+   * about a second from one address).
+   */
+  refusedUnauthenticated(client: string): void {
+    this.limiter.authFailed(client);
+  }
+
+  private async verify(request: SignedRequest, route: string, nowMs: number): Promise<Authenticated> {
     const headers = request.headers;
     const address = authHeader(headers, 'address');
     const apiKey = authHeader(headers, 'api_key');
@@ -109,9 +131,9 @@ export class L2Authenticator {
     const expected = l2SignatureBytes(key.hmacKey, timestamp, request.method, path, request.rawBody);
     if (!sameBytes(signature, expected)) throw refused();
 
-    const claimed = WRITES.has(request.method) && !REPEATABLE_WRITES.has(`${request.method} ${path}`);
+    const claimed = WRITES.has(request.method) && !REPEATABLE_WRITES.has(`${request.method} ${route}`);
     const write = claimed ? { signature: expected.toString('base64url'), signedByMs: signedByMs(timestamp)! } : undefined;
-    const admitted = await this.admit(key.apiKey, request.method, path, write);
+    const admitted = await this.admit(key.apiKey, request.method, route, write);
     if (admitted.claim === 'seen') throw ApiError.of('unauthorized', REPLAYED);
     if (admitted.claim === 'before-memory') throw ApiError.of('unauthorized', BEFORE_MEMORY);
     return { caller: { apiKey: key.apiKey, address: key.address }, headers: admitted.headers };
@@ -127,9 +149,9 @@ export class L2Authenticator {
     }
   }
 
-  private async admit(apiKey: string, method: string, path: string, write?: { signature: string; signedByMs: number }) {
+  private async admit(apiKey: string, method: string, route: string, write?: { signature: string; signedByMs: number }) {
     try {
-      return await this.limiter.admitSigned(apiKey, method, path, write);
+      return await this.limiter.admitSigned(apiKey, method, route, write);
     } catch (error) {
       if (error instanceof ApiError) throw error;
       // Without Redis a replay cannot be told apart: refuse writes rather than accept them unchecked.
@@ -148,8 +170,8 @@ export class L2AuthGuard implements CanActivate {
   constructor(private readonly authenticator: L2Authenticator) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<SignedRequest & AuthenticatedRequest>();
-    const { caller, headers } = await this.authenticator.authenticate(request);
+    const request = context.switchToHttp().getRequest<SignedRequest & AuthenticatedRequest & FastifyRequest>();
+    const { caller, headers } = await this.authenticator.authenticate(request, request.routeOptions.url ?? pathOf(request.url));
     void context.switchToHttp().getResponse<FastifyReply>().headers(headers);
     request.apiCaller = caller;
     return true;

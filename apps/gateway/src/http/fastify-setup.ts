@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fail, UNSTORABLE_TEXT } from '@exchange/contracts';
 import { requestContext } from '@exchange/service-kit';
+import type { AuthenticatedRequest } from '../auth/api-caller';
+import { marketForm } from '../catalog/markets.controller';
+import { CLOB_MARKET_ROUTE } from '../rate-limits/rate-limit-rules';
 import type { RateLimiter } from '../rate-limits/rate-limiter';
+import type { Surface } from '../surfaces';
 import { headersOf, sendFailure, toFailure } from './error-body.filter';
 import { pathOf } from './path-of';
 import { urlHoldsNul } from './storable-text';
@@ -18,14 +22,29 @@ export function requestIdOf(header: string | string[] | undefined): string {
 /**
  * Request id in an async context for the whole request (so that it reaches NATS headers and log
  * lines), echoed in the response, an access log line per request, a NUL in the URL refused and the
- * rate limits of public routes applied before the handler.
+ * rate limits of public routes applied before the handler. A signed route's request that is refused
+ * before it authenticates (its body unread, a 4xx other than the authentication's own 401) counts as a
+ * failed authentication of its address, and an address past those is refused before its body is read.
  */
-export function setUpFastify(fastify: FastifyInstance, accessLog: (line: Record<string, unknown>) => void, limiter: RateLimiter): void {
+export function setUpFastify(fastify: FastifyInstance, surface: Surface, accessLog: (line: Record<string, unknown>) => void, limiter: RateLimiter): void {
+  const routeOf = (request: FastifyRequest) => {
+    // Unknown paths have no route pattern: they count as a CLOB route by their path.
+    const route = request.routeOptions.url ?? pathOf(request.url);
+    // GET /markets/{id} is a catalog route where the catalog form answers it; the CLOB form is a CLOB
+    // route (it counted against the catalog's limit on the CLOB port until the twenty-second session).
+    return route === '/markets/:id' && marketForm(surface, (request.params as { id?: string }).id ?? '') === 'clob' ? CLOB_MARKET_ROUTE : route;
+  };
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
     if (urlHoldsNul(request.url)) return sendFailure(reply, fail('invalid_request', UNSTORABLE_TEXT));
-    // Unknown paths have no route pattern: they count as a CLOB route by their path.
-    limiter.admitPublic(request.raw, request.method, request.routeOptions.url ?? pathOf(request.url)).then(
+    if (limiter.isSigned(request.method, routeOf(request))) {
+      try {
+        limiter.refuseFailingClient(limiter.clientOf(request.raw));
+      } catch (error) {
+        return sendFailure(reply, toFailure(error), headersOf(error));
+      }
+    }
+    limiter.admitPublic(request.raw, request.method, routeOf(request)).then(
       (headers) => {
         void reply.headers(headers);
         requestContext.run({ requestId: request.id }, done);
@@ -34,6 +53,9 @@ export function setUpFastify(fastify: FastifyInstance, accessLog: (line: Record<
     );
   });
   fastify.addHook('onResponse', (request, reply, done) => {
+    const status = reply.statusCode;
+    const unauthenticated = status >= 400 && status < 500 && status !== 401 && status !== 429 && !(request as AuthenticatedRequest).apiCaller;
+    if (unauthenticated && limiter.isSigned(request.method, routeOf(request))) limiter.authFailed(limiter.clientOf(request.raw));
     accessLog({
       method: request.method,
       url: request.url,

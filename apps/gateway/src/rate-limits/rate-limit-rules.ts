@@ -21,6 +21,9 @@ const LISTINGS = bucket('listings', 900);
 const ORDERS = [bucket('order-burst', 2_400), bucket('order-sustained', 24_000, 600)];
 const CANCELS = [bucket('cancel-burst', 2_400), bucket('cancel-sustained', 24_000, 600)];
 
+/** `GET /markets/{id}` where it answers the CLOB form (README): not a route pattern, a CLOB route. */
+export const CLOB_MARKET_ROUTE = '/markets/{condition_id}';
+
 /** Route patterns (as Fastify registers them) of the catalog surface's routes; everything else is CLOB. */
 const CATALOG_ROUTES = new Set(['/events', '/events/:id', '/events/slug/:slug', '/markets/:id', '/tags', '/public-search']);
 

@@ -87,6 +87,11 @@ export class RateLimiter {
     if (this.settings.enabled) this.authFailures.failed(client);
   }
 
+  /** Whether a route is behind L2 authentication (its limits count per API key). */
+  isSigned(method: string, route: string): boolean {
+    return routeLimits(method, route)?.keyed ?? false;
+  }
+
   /** The limits of a public request (none for an L2 route: those count once authenticated). */
   async admitPublic(request: IncomingMessage, method: string, route: string): Promise<ResponseHeaders> {
     const buckets = this.bucketsOf(method, route, false);
@@ -113,14 +118,14 @@ export class RateLimiter {
   async admitSigned(
     apiKey: string,
     method: string,
-    path: string,
+    route: string,
     write?: { signature: string; signedByMs: number },
   ): Promise<{ claim: ClaimOutcome; headers: ResponseHeaders }> {
-    const buckets = this.bucketsOf(method, path, true);
+    const buckets = this.bucketsOf(method, route, true);
     if (buckets.length === 0 && write === undefined) return { claim: 'new', headers: {} };
     const claim = write && { key: `${this.settings.keyPrefix}:l2-seen:${apiKey}:${write.signature}`, signedByMs: write.signedByMs };
     const bucketsKey = this.hashKey(`key:${apiKey}`);
-    const memoKey = `${bucketsKey} ${method} ${path}`;
+    const memoKey = `${bucketsKey} ${method} ${route}`;
     this.refuseRemembered(memoKey);
     let answer;
     try {

@@ -26,10 +26,18 @@ export function orderLane(
     const length = Number(request.headers['content-length']);
     if (!Number.isSafeInteger(length) || length > bodyLimit) return false;
     void serveInLane(request, response, accessLog, async () => {
-      const rawBody = await readBody(request);
-      // Parsed before authenticating, as on Fastify's routes: malformed JSON is a 400 for anyone.
-      const body = await parseJson(rawBody);
-      const { caller, headers } = await l2.authenticate({ raw: request, method: 'POST', url, headers: request.headers, rawBody });
+      const client = l2.refuseFailingClient(request);
+      let rawBody: string;
+      let body: unknown;
+      try {
+        rawBody = await readBody(request);
+        // Parsed before authenticating, as on Fastify's routes: malformed JSON is a 400 for anyone.
+        body = await parseJson(rawBody);
+      } catch (error) {
+        l2.refusedUnauthenticated(client);
+        throw error;
+      }
+      const { caller, headers } = await l2.authenticate({ raw: request, method: 'POST', url, headers: request.headers, rawBody }, path);
       const answer = path === '/order' ? await orders.placeOne(caller, body) : { status: 200, body: await orders.placeMany(caller, body) };
       return { ...answer, headers };
     });

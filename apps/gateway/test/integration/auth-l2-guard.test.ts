@@ -65,7 +65,7 @@ describe('L2 authentication guard', () => {
     echo = await NestFactory.create<NestFastifyApplication>(EchoModule.with(echoResources, limiter), new ErrorBodyFastifyAdapter(), { logger: false });
     await echo.init();
     parseJsonBodiesOnly(echo.getHttpAdapter().getInstance());
-    setUpFastify(echo.getHttpAdapter().getInstance(), () => undefined, limiter);
+    setUpFastify(echo.getHttpAdapter().getInstance(), 'combined', () => undefined, limiter);
     await echo.listen(0, '127.0.0.1');
     const address = echo.getHttpServer().address();
     echoBase = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -273,12 +273,12 @@ describe('L2 authentication guard', () => {
     const noDatabase = AuthResources.create({ ...gw.env, DATABASE_URL: gw.env.DATABASE_URL.replace(/\/[^/]+$/, '/no_such_database') }, logger);
     try {
       // The key is found in the database; reads need no Redis (their rate limits are then not applied), writes do.
-      expect(await authenticatorWith(noRedis).authenticate(request('GET'))).toEqual({
+      expect(await authenticatorWith(noRedis).authenticate(request('GET'), '/x')).toEqual({
         caller: { apiKey: creds.apiKey, address: wallet.address.toLowerCase() },
         headers: {},
       });
-      await expect(authenticatorWith(noRedis).authenticate(request('POST'))).rejects.toMatchObject({ failure: { status: 503, body: { code: 'service_unavailable' } } });
-      await expect(authenticatorWith(noDatabase).authenticate(request('GET'))).rejects.toMatchObject({ failure: { status: 503, body: { code: 'service_unavailable' } } });
+      await expect(authenticatorWith(noRedis).authenticate(request('POST'), '/x')).rejects.toMatchObject({ failure: { status: 503, body: { code: 'service_unavailable' } } });
+      await expect(authenticatorWith(noDatabase).authenticate(request('GET'), '/x')).rejects.toMatchObject({ failure: { status: 503, body: { code: 'service_unavailable' } } });
     } finally {
       await Promise.all([noRedis.close(), noDatabase.close()]);
     }

@@ -1,20 +1,27 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { connect } from 'node:net';
+import type { L2Authenticator } from '../../src/auth/l2-auth.guard';
 import type { AccessLine } from '../../src/http/lane';
 import { orderLane } from '../../src/trading/order-lane';
 
 /**
  * The order lane on a real HTTP server, with a client that goes away in the middle of its body. The
- * request never reaches parsing, authentication or the engine, so the lane gets none of them.
+ * request never reaches parsing, authentication or the engine, so the lane gets none of them; of the
+ * authenticator only the failure count of the client's address, which such a request adds to.
  */
 describe('the order lane when the client goes away mid-body', () => {
   const lines: AccessLine[] = [];
+  const unauthenticated: string[] = [];
   let server: Server;
   let port: number;
 
   beforeAll(async () => {
     const unused = undefined as never;
-    const lane = orderLane(unused, unused, unused, 65_536, (line) => lines.push(line));
+    const failures = {
+      refuseFailingClient: (raw: IncomingMessage) => raw.socket.remoteAddress,
+      refusedUnauthenticated: (client: string) => unauthenticated.push(client),
+    } as unknown as L2Authenticator;
+    const lane = orderLane(unused, failures, unused, 65_536, (line) => lines.push(line));
     server = createServer((request, response) => {
       if (!lane(request, response)) response.writeHead(404).end();
     });
@@ -32,5 +39,6 @@ describe('the order lane when the client goes away mid-body', () => {
     socket.destroy();
     for (const deadline = Date.now() + 2_000; lines.length === 0 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(lines).toEqual([expect.objectContaining({ method: 'POST', url: '/order', status: 400 })]);
+    expect(unauthenticated).toEqual(['127.0.0.1']);
   });
 });

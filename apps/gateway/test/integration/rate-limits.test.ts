@@ -52,6 +52,19 @@ describe('rate limits', () => {
     expect((await from('198.51.100.7', '/public-search?q=x')).status).toBe(503);
   });
 
+  it('counts GET /markets/{id} as the form that answers it: catalog or CLOB (README)', async () => {
+    const condition = `0x${'ab'.repeat(32)}`;
+    const limitOf = async (base: string, id: string) =>
+      (await fetch(`${base}/markets/${id}`, { headers: { 'x-forwarded-for': '198.51.100.40' } })).headers.get('x-ratelimit-limit');
+    const catalogPort = `http://127.0.0.1:${gw.gateway.ports.catalog}`;
+    // At 1%: the catalog's 4,000 are 40, the CLOB's 5,000 are 50. The CLOB form counted against the
+    // catalog's limit on the CLOB port until the twenty-second session (a probe).
+    expect(await limitOf(gw.clob, condition)).toBe('50');
+    expect(await limitOf(gw.base, condition)).toBe('50');
+    expect(await limitOf(gw.base, '12')).toBe('40');
+    expect(await limitOf(catalogPort, condition)).toBe('40');
+  });
+
   it('limits the reads answered in front of Fastify the same way', async () => {
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push((await from('198.51.100.9', '/book?token_id=1')).status);
@@ -83,6 +96,12 @@ describe('rate limits', () => {
     const refused = await signedOrder(a, 24, '192.0.2.3');
     expect(refused.status).toBe(429);
     expect(await refused.json()).toEqual({ error: 'Too Many Requests', code: 'rate_limited', retry_after_seconds: 1 });
+    // However the path is written: `/%6Frder` is /order to the router, and its limits are the route's
+    // (signed over that path, it escaped them until the twenty-second session; a probe).
+    const encodedBody = JSON.stringify({ n: 25 });
+    const encodedHeaders = l2Headers(a.creds, a.wallet.address, { method: 'POST', path: '/%6Frder', body: encodedBody, timestamp: String(Date.now()) });
+    const encoded = await from('192.0.2.4', '/%6Frder', { method: 'POST', headers: { ...encodedHeaders, 'content-type': 'application/json' }, body: encodedBody });
+    expect(encoded.status).toBe(429);
 
     // Requests that fail authentication spend nobody's limits, not even those of the key they name.
     const forged = l2Headers(b.creds, b.wallet.address, { method: 'POST', path: '/order', body: '{"n":1}', timestamp: String(Date.now()) });
@@ -126,6 +145,30 @@ describe('rate limits', () => {
     expect((await signed('198.51.100.66')).status).toBe(429);
     expect((await signed('198.51.100.67')).status).toBe(425);
     expect((await forged('198.51.100.67')).status).toBe(401);
+  });
+
+  it('counts a signed route\'s request refused before it authenticates as a failed authentication of its address', async () => {
+    // Until the twenty-second session nothing limited these (a probe sent 6,000 in about a second from one address).
+    const malformed = (client: string, method: string, path: string, contentType = 'application/json') =>
+      from(client, path, { method, headers: { 'content-type': contentType }, body: '{bad' });
+    // In the order lane (malformed JSON), on Fastify's routes (malformed JSON, another content type): one
+    // failure at 1%, then 429 before the body is read.
+    for (const [client, method, path, type] of [
+      ['198.51.100.90', 'POST', '/order', 'application/json'],
+      ['198.51.100.91', 'DELETE', '/order', 'application/json'],
+      ['198.51.100.92', 'POST', '/orders', 'text/plain'],
+    ] as const) {
+      const first = await malformed(client, method, path, type);
+      expect(first.status).toBeGreaterThanOrEqual(400);
+      expect(first.status).toBeLessThan(500);
+      expect(first.status).not.toBe(429);
+      const second = await malformed(client, method, path, type);
+      expect(second.status).toBe(429);
+      expect(await second.json()).toEqual({ error: 'Too Many Requests', code: 'rate_limited', retry_after_seconds: expect.any(Number) });
+    }
+    // A public route's malformed request is the public limits' (per address), not a failed authentication.
+    expect((await malformed('198.51.100.93', 'POST', '/midpoints')).status).toBe(400);
+    expect((await malformed('198.51.100.93', 'POST', '/midpoints')).status).toBe(400);
   });
 
   it('counts failed L1 authentications against the address too (each costs a signature recovery)', async () => {
