@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { baseEnvSchema, parseEnv } from '@exchange/service-kit';
 import { authEnvShape } from './auth/auth-config';
+import { corsOriginsSetting } from './http/cors';
 import { rateLimitEnvShape } from './rate-limits/rate-limit-config';
 import { tradingEnvShape } from './trading/trading-config';
 
@@ -24,6 +25,8 @@ export const gatewayEnvSchema = baseEnvSchema.extend({
    */
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
   ACCESS_LOG: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  /** Browser origins allowed to call the gateway (docs/gateway.md, "Browsers"): `*`, a comma list, or empty for none. */
+  CORS_ORIGINS: corsOriginsSetting,
   ...authEnvShape,
   ...tradingEnvShape,
   ...rateLimitEnvShape,

@@ -20,6 +20,7 @@ import { ErrorBodyFastifyAdapter, requestIdOf, setUpFastify } from './http/fasti
 import { HotCache } from './market-data/hot-cache';
 import { HotMetadata } from './market-data/hot-metadata.service';
 import type { Lane } from './http/lane';
+import { corsLane } from './http/cors';
 import { missingHostLane, refuseExpectation } from './http/node-refusals';
 import { RateLimiter } from './rate-limits/rate-limiter';
 import { hotLane } from './market-data/hot-lane';
@@ -40,6 +41,7 @@ async function startSurface(surface: Surface, port: number, env: GatewayEnv, sha
     if (env.ACCESS_LOG) logger.log({ surface, ...line }, 'access');
   };
   const hostless = missingHostLane(accessLog);
+  const cors = corsLane(env.CORS_ORIGINS, accessLog);
   const adapter = new ErrorBodyFastifyAdapter({
     serverFactory: (handler: FastifyServerFactoryHandler) =>
       createServer(
@@ -50,7 +52,8 @@ async function startSurface(surface: Surface, port: number, env: GatewayEnv, sha
           // Node checks the timeouts this often (30 s by default, which would stretch a short timeout).
           connectionsCheckingInterval: Math.min(1_000, Math.ceil(env.REQUEST_TIMEOUT_MS / 4)),
         },
-        (request, response) => hostless(request, response) || lanes.some((lane) => lane(request, response)) || handler(request, response),
+        (request, response) =>
+          cors(request, response) || hostless(request, response) || lanes.some((lane) => lane(request, response)) || handler(request, response),
       ).on('checkExpectation', refuseExpectation(accessLog)),
     bodyLimit: env.BODY_LIMIT,
     genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => requestIdOf(request.headers['x-request-id']),
