@@ -37,14 +37,15 @@ export function setUpFastify(fastify: FastifyInstance, surface: Surface, accessL
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
     if (urlHoldsNul(request.url)) return sendFailure(reply, fail('invalid_request', UNSTORABLE_TEXT));
-    if (limiter.isSigned(request.method, routeOf(request))) {
+    const route = routeOf(request);
+    if (limiter.isSigned(request.method, route)) {
       try {
         limiter.refuseFailingClient(limiter.clientOf(request.raw));
       } catch (error) {
         return sendFailure(reply, toFailure(error), headersOf(error));
       }
     }
-    limiter.admitPublic(request.raw, request.method, routeOf(request)).then(
+    limiter.admitPublic(request.raw, request.method, route).then(
       (headers) => {
         void reply.headers(headers);
         requestContext.run({ requestId: request.id }, done);
