@@ -56,6 +56,8 @@ export const EVENT_MARKET: Shape = {
   clobTokenIds: 'jsonArray',
   mirrorClobTokenIds: 'jsonArray',
   questionID: 'string',
+  negRisk: 'boolean',
+  negRiskMarketID: 'string',
   startDate: 'iso',
   endDate: 'iso',
   createdAt: 'iso',

@@ -86,6 +86,8 @@ export function presentEventMarket(market: Market): CatalogEventMarket {
     description: market.description,
     outcomes: JSON.stringify(market.outcomes),
     questionID: market.questionId,
+    negRisk: market.negRisk,
+    negRiskMarketID: market.negRiskMarketId,
     startDate: iso(market.startDate),
     endDate: iso(market.endDate),
     createdAt: iso(market.createdAt),

@@ -62,6 +62,14 @@ describe('operator writes (real PostgreSQL, NATS and JetStream)', () => {
       category: 'sports',
       sites: ['site-a'],
     });
+    // Upstream Gamma's negRisk and negRiskMarketID, in the catalog form too (missing until the
+    // twenty-second session, a probe: clients pick the exchange to sign for from them).
+    const negRiskMarketId = (published!.data as { negRiskMarketId: string }).negRiskMarketId;
+    for (const market of event.markets) expect(market).toMatchObject({ negRisk: true, negRiskMarketID: negRiskMarketId });
+    const alone = await catalog.data('catalog.markets.get.v1', { id: event.markets[1]!.conditionId });
+    expect(alone).toMatchObject({ negRisk: true, negRiskMarketID: negRiskMarketId });
+    const standard = await catalog.data('catalog.admin.events.create.v1', { body: anEvent() });
+    expect(standard.markets[0]).toMatchObject({ negRisk: false, negRiskMarketID: '' });
   });
 
   it('refuses taken slugs, unknown sites and unknown series, and writes nothing', async () => {

@@ -64,6 +64,10 @@ export interface CatalogEventMarket extends Flags {
   clobTokenIds: string;
   mirrorClobTokenIds: string;
   questionID: string;
+  /** Upstream Gamma's fields, beyond SPEC.md's: clients pick the exchange to sign for from them. */
+  negRisk: boolean;
+  /** The id shared by the markets of a neg-risk event; "" for a standard market. */
+  negRiskMarketID: string;
   startDate: string;
   endDate: string;
   createdAt: string;
