@@ -41,8 +41,14 @@ describe('order terms', () => {
     expect(readOrderTerms('0x1', order('5010000', '616230', 'SELL'), false, fine)).toMatchObject({ side: 'SELL', price: 123_000 });
     // 5.01 at 0.1234 on a 0.0001 tick: six decimals of collateral.
     expect(readOrderTerms('0x1', order('618234', '5010000'), false, { tickSize: 100, minOrderSize: 5_000_000 })).toMatchObject({ price: 123_400 });
-    // On a 0.01 tick the same amount is still refused with upstream's text.
+    // On a 0.01 tick the same order's price is off the grid, which is said before the amount's decimals
+    // (a maker quoting at a tick the market left was told about decimals until the twenty-second session).
     expect(readOrderTerms('0x1', order('616230', '5010000'), false, market)).toMatchObject({
+      code: 'INVALID_ORDER_MIN_TICK_SIZE',
+      message: 'order 0x1 is invalid. Price (0.123) breaks minimum tick size rule: 0.01',
+    });
+    // Collateral with too many decimals and no exact price: the amounts' precision, with upstream's text.
+    expect(readOrderTerms('0x1', order('1000001', '3000000'), false, market)).toMatchObject({
       message: 'invalid amounts, the buy orders maker amount supports a max accuracy of 4 decimals, taker amount a max of 2 decimals',
     });
     // A sixth decimal on a 0.001 tick is refused, with that tick's figure.

@@ -150,6 +150,9 @@ describe('order pre-checks on the hot market metadata', () => {
     expect(await refused('/orders', Array.from({ length: 1001 }, () => id), 'DELETE')).toBe('Too many order ids: 1001, max allowed: 1000');
     // A good list goes on to the engine (none runs here).
     expect((await send('/orders', [id], 1, 'DELETE'))[0]).toMatchObject({ status: 425 });
+    // DELETE /order names its field; a misspelled one is missing, not malformed (it said "must be 0x + 64 hex").
+    expect(await refused('/order', { orderId: id }, 'DELETE')).toBe('orderID: is required (an order id, 0x + 64 hex)');
+    expect(await refused('/order', { orderID: 'nope' }, 'DELETE')).toBe('orderID: order id must be 0x + 64 hex');
 
     // Order scoring takes the same lists, and one id in a query.
     expect(await refused('/orders-scoring', [], 'POST')).toBe('expected a list of 1 to 1000 order ids');

@@ -49,11 +49,16 @@ export function readOrderTerms(
   const amountStep = 10 ** (6 - decimals);
   if (!marketable) {
     // Limit orders: shares to 0.01, collateral to the tick's amount decimals, and the implied price exactly on the grid.
-    if (shares % CENT_SHARE !== 0 || collateral % amountStep !== 0) return Rejections.limitPrecision(order.side, decimals);
+    if (shares % CENT_SHARE !== 0) return Rejections.limitPrecision(order.side, decimals);
     // BigInt: collateral × 10^6 passes 2^53 for orders above about $9,000.
     const scaled = BigInt(collateral) * BigInt(MICRO);
+    const exact = scaled % BigInt(shares) === 0n;
     const price = Number(scaled / BigInt(shares));
-    if (scaled % BigInt(shares) !== 0n || price % market.tickSize !== 0 || price < market.tickSize || price > MICRO - market.tickSize) {
+    // An exact price off the grid is the tick's refusal even when the collateral has more decimals than
+    // the tick allows: those follow from the price. A maker quoting at a tick the market left heard
+    // about its amounts' decimals instead, and did not read the tick again (a probe).
+    if (!exact && collateral % amountStep !== 0) return Rejections.limitPrecision(order.side, decimals);
+    if (!exact || price % market.tickSize !== 0 || price < market.tickSize || price > MICRO - market.tickSize) {
       return Rejections.tick(orderId, formatUnits(price), formatUnits(market.tickSize));
     }
     if (shares < market.minOrderSize) return Rejections.minSize(orderId, formatUnits(shares), formatUnits(market.minOrderSize));

@@ -10,7 +10,8 @@ export type Caller = z.output<typeof caller>;
 
 /** Order ids are keccak hashes in lower-case hex; an upper-case one names the same order. */
 export const orderIdSchema = z
-  .string({ error: 'order id must be 0x + 64 hex' })
+  // A missing id says so: a misspelled field (`orderId` for `orderID`) read as a malformed id (a probe).
+  .string({ error: (issue) => (issue.input === undefined ? 'is required (an order id, 0x + 64 hex)' : 'order id must be 0x + 64 hex') })
   .regex(/^0x[0-9a-fA-F]{64}$/, 'order id must be 0x + 64 hex')
   .transform((id) => id.toLowerCase());
 const tokenId = z.string().regex(TOKEN_ID_PATTERN, 'must be a decimal token id');
