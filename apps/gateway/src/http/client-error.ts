@@ -1,10 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { ErrorBody } from '@exchange/contracts';
 
 /**
  * Requests Node's HTTP parser refuses before Fastify sees them (headers over the limit, a malformed
- * request line, both Content-Length and Transfer-Encoding) are answered on the socket with the error
- * body of SPEC.md; Fastify's default answer had no `code`.
+ * request line, both Content-Length and Transfer-Encoding, a request not received in time) are answered
+ * on the socket with the error body of SPEC.md; Fastify's default answer had no `code`. A new request id
+ * too, as every answer has one (the request's own headers were not read).
  */
 export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
   if (!socket.writable) return void socket.destroy();
@@ -17,6 +19,6 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   const body: ErrorBody = { error: reason, code: 'invalid_request' };
   const text = JSON.stringify(body);
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nX-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${text}`,
   );
 }

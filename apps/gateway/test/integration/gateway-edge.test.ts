@@ -362,6 +362,8 @@ describe('gateway edge (real NATS, no services)', () => {
     const both = await raw('POST /orders HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n');
     expect(both.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
     expect(JSON.parse(both.slice(both.indexOf('\r\n\r\n') + 4))).toEqual({ error: 'Bad Request', code: 'invalid_request' });
+    // A request id, as on every answer (these had none until the twenty-second session; a docs probe).
+    for (const answer of [huge, both]) expect(answer).toMatch(/\r\nX-Request-Id: [0-9a-f-]{36}\r\n/);
     // Node's own answers to these had an empty body.
     const hostless = await raw('GET /ok HTTP/1.1\r\nConnection: close\r\n\r\n');
     expect(hostless.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
@@ -394,6 +396,7 @@ describe('gateway edge (real NATS, no services)', () => {
       const { answer, ms } = await stalled(request);
       expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 408 Request Timeout');
       expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({ error: 'Request Timeout', code: 'invalid_request' });
+      expect(answer).toMatch(/\r\nX-Request-Id: [0-9a-f-]{36}\r\n/);
       expect(ms).toBeGreaterThanOrEqual(900);
       expect(ms).toBeLessThan(5_000);
     }
