@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { EXCHANGE_V2_CONTRACTS } from '@exchange/chain';
 import {
   cursorAfterPage,
-  decodeCursor,
   END_CURSOR,
   fail,
   ok,
@@ -68,8 +67,7 @@ export class QueriesService {
 
   /** The caller's open orders (status LIVE), oldest first: those its key placed or its accounts made. */
   async orders(request: ListOrdersRequest): Promise<Reply<Page<OpenOrder>>> {
-    const offset = decodeCursor(request.next_cursor ?? '');
-    if (offset === null) return fail('invalid_request', 'next_cursor is not a cursor of this list');
+    const offset = request.next_cursor;
     const rows = await this.engine.pool.query<OrderRow>(
       `SELECT o.*, m.outcomes FROM orders o JOIN markets m USING (condition_id)
        WHERE (o.owner = $1 OR o.maker = ANY($2::text[])) AND o.status = 'LIVE'
@@ -83,8 +81,7 @@ export class QueriesService {
 
   /** Trades in which the caller's accounts took part, as taker or maker; newest first (caller-trades-sql.ts). */
   async trades(request: ListTradesRequest): Promise<Reply<Page<Trade>>> {
-    const offset = decodeCursor(request.next_cursor ?? '');
-    if (offset === null) return fail('invalid_request', 'next_cursor is not a cursor of this list');
+    const offset = request.next_cursor;
     const accounts = callerAccounts(this.engine.state, request.caller);
     // Upstream's `maker_address` names whose trades to list (clients send their own address), as taker or
     // maker: one of the caller's accounts, or nothing to list. It was read as `maker`, the counterparty

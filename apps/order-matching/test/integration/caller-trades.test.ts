@@ -149,8 +149,17 @@ describe("the caller's trades, newest first, on real PostgreSQL", () => {
 
   it('refuses what is not a cursor of the list, the end cursor included, as the market lists do', async () => {
     // `MA===` was read as the first page by a decoder of the engine's own (a probe); now the shared one.
-    for (const next_cursor of ['MA===', 'LTE=', 'bm90LWFuLW9mZnNldA==']) {
-      expect(await om.request('matching.trades.list.v1', { caller: owner, next_cursor })).toMatchObject({ ok: false, status: 400 });
+    // The market lists' texts too (this list said "next_cursor is not a cursor of this list" until the twenty-second session).
+    const texts = {
+      'MA===': 'next_cursor must be a cursor returned by a previous page (base64 offset)',
+      'LTE=': 'next_cursor LTE= marks the end of the list: there are no more pages',
+      'bm90LWFuLW9mZnNldA==': 'next_cursor must be a cursor returned by a previous page (base64 offset)',
+    };
+    for (const [next_cursor, text] of Object.entries(texts)) {
+      const reply = await om.request('matching.trades.list.v1', { caller: owner, next_cursor });
+      expect(reply).toMatchObject({ ok: false, status: 400 });
+      expect(JSON.stringify(reply)).toContain(text);
+      expect(await om.request('matching.orders.list.v1', { caller: owner, next_cursor })).toMatchObject({ ok: false, status: 400 });
     }
   });
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { accountAddressSchema, addressSchema, conditionIdSchema, TOKEN_ID_PATTERN } from '../common/identifiers';
 import { parseUnits } from '../common/decimal';
 import { INT32_MAX, queryInt } from '../common/query';
+import { cursorOffset } from '../clob/cursor';
 import { MAX_BATCH_ORDERS, MAX_CANCEL_IDS, orderSubmission } from './order-submission';
 
 /** Who is calling, as the gateway authenticated it (L2): the API key and the address it belongs to. */
@@ -65,15 +66,13 @@ export const cancelMarketRequest = z.strictObject({
 });
 export type CancelMarketRequest = z.output<typeof cancelMarketRequest>;
 
-const cursor = z.string().max(64).optional();
-
 export const getOrderRequest = z.object({ caller, id: orderIdSchema });
 export const listOrdersRequest = z.object({
   caller,
   id: orderIdSchema.optional(),
   market: conditionIdSchema.optional(),
   asset_id: tokenId.optional(),
-  next_cursor: cursor,
+  next_cursor: cursorOffset.default(0),
 });
 export type ListOrdersRequest = z.output<typeof listOrdersRequest>;
 
@@ -93,7 +92,8 @@ export const listTradesRequest = z.object({
   asset_id: tokenId.optional(),
   before: unixSeconds('before').optional(),
   after: unixSeconds('after').optional(),
-  next_cursor: cursor,
+  // The market lists' cursor and texts (`LTE=` says it is the end; they differed until the twenty-second session).
+  next_cursor: cursorOffset.default(0),
 });
 export type ListTradesRequest = z.output<typeof listTradesRequest>;
 
