@@ -1,15 +1,17 @@
-import type {
-  CatalogEvent,
-  CatalogEventListItem,
-  CatalogEventListMarket,
-  CatalogEventMarket,
-  CatalogEventSummary,
-  CatalogMarket,
-  Series as SeriesDto,
-  Tag as TagDto,
+import {
+  unitsAsNumber,
+  type CatalogEvent,
+  type CatalogEventListItem,
+  type CatalogEventListMarket,
+  type CatalogEventMarket,
+  type CatalogEventSummary,
+  type CatalogMarket,
+  type Series as SeriesDto,
+  type Tag as TagDto,
 } from '@exchange/contracts';
 import type { Event, Market, Series, Tag } from '../generated/prisma/client';
 import type { EventListRow, EventWithDetail } from '../events/event.repository';
+import { isAcceptingOrders } from '../outbox/snapshots';
 
 /** Database rows to the wire shapes of SPEC.md: string ids, ISO 8601 UTC, JSON arrays as text. */
 
@@ -88,6 +90,10 @@ export function presentEventMarket(market: Market): CatalogEventMarket {
     questionID: market.questionId,
     negRisk: market.negRisk,
     negRiskMarketID: market.negRiskMarketId,
+    // What the engine is told (closed, inactive or archived markets take none), not the flag alone.
+    acceptingOrders: isAcceptingOrders(market),
+    orderPriceMinTickSize: unitsAsNumber(market.tickSize),
+    orderMinSize: unitsAsNumber(Number(market.minOrderSize)),
     startDate: iso(market.startDate),
     endDate: iso(market.endDate),
     createdAt: iso(market.createdAt),

@@ -70,6 +70,11 @@ describe('operator writes (real PostgreSQL, NATS and JetStream)', () => {
     expect(alone).toMatchObject({ negRisk: true, negRiskMarketID: negRiskMarketId });
     const standard = await catalog.data('catalog.admin.events.create.v1', { body: anEvent() });
     expect(standard.markets[0]).toMatchObject({ negRisk: false, negRiskMarketID: '' });
+    // Gamma's order settings too: the tick and minimum size as numbers, and whether it takes orders.
+    expect(event.markets[0]).toMatchObject({ acceptingOrders: true, orderPriceMinTickSize: 0.001, orderMinSize: 10 });
+    expect(standard.markets[0]).toMatchObject({ acceptingOrders: true, orderPriceMinTickSize: 0.01, orderMinSize: 5 });
+    const closed = await catalog.data('catalog.admin.markets.patch.v1', { id: standard.markets[0]!.id, body: { closed: true } });
+    expect(closed).toMatchObject({ closed: true, acceptingOrders: false });
   });
 
   it('refuses taken slugs, unknown sites and unknown series, and writes nothing', async () => {

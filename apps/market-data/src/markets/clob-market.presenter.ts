@@ -1,5 +1,5 @@
 import {
-  formatUnits,
+  unitsAsNumber,
   type ClobMarket,
   type ClobMarketInfo,
   type FeeRate,
@@ -15,7 +15,6 @@ import type { MarketRecord } from './market-registry';
 /** The fee schedule of `/fee-rate` without a token: what a market gets when none is given (no fee). */
 export const DEFAULT_FEE_SCHEDULE: FeeScheduleSnapshot = { ratePpm: 0, exponent: 1, takerOnly: true, rebateRatePpm: 0 };
 
-const decimal = (units: number) => Number(formatUnits(units));
 
 /** The taker rate in basis points: `base_fee`, `taker_base_fee`, `tbf` (ARCHITECTURE.md). */
 export function rateBps(schedule: FeeScheduleSnapshot): number {
@@ -95,8 +94,8 @@ export function presentSamplingMarket(record: MarketRecord, tape: MarketTape | u
     neg_risk_request_id: s.negRisk ? s.questionId : '',
     icon: s.icon,
     image: s.image,
-    minimum_order_size: decimal(s.minOrderSizeUnits),
-    minimum_tick_size: decimal(s.tickSizeUnits),
+    minimum_order_size: unitsAsNumber(s.minOrderSizeUnits),
+    minimum_tick_size: unitsAsNumber(s.tickSizeUnits),
     seconds_delay: 0,
     maker_base_fee: s.feeSchedule.takerOnly ? 0 : bps,
     taker_base_fee: bps,
@@ -105,7 +104,7 @@ export function presentSamplingMarket(record: MarketRecord, tape: MarketTape | u
       token_id: tokenId,
       mirror_token_id: s.mirrorTokenIds[outcome] ?? '',
       outcome: s.outcomes[outcome]!,
-      price: decimal(tokenPrice(tape, outcome as Outcome)),
+      price: unitsAsNumber(tokenPrice(tape, outcome as Outcome)),
       winner: tape?.winner === outcome,
     })),
     tags: s.tags,
@@ -147,8 +146,8 @@ export function presentMarketInfo(record: MarketRecord, tape: MarketTape | undef
     creator: s.sites[0] ?? '',
     mirror_condition_id: s.mirrorConditionId,
     t: s.tokenIds.map((tokenId, outcome) => ({ t: tokenId, mirror_token_id: s.mirrorTokenIds[outcome] ?? '', o: s.outcomes[outcome]! })),
-    mts: decimal(s.tickSizeUnits),
-    mos: decimal(s.minOrderSizeUnits),
+    mts: unitsAsNumber(s.tickSizeUnits),
+    mos: unitsAsNumber(s.minOrderSizeUnits),
     nr: s.negRisk,
     fd: fee.fd,
     mbf: s.feeSchedule.takerOnly ? 0 : fee.base_fee,

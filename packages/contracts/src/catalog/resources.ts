@@ -68,6 +68,10 @@ export interface CatalogEventMarket extends Flags {
   negRisk: boolean;
   /** The id shared by the markets of a neg-risk event; "" for a standard market. */
   negRiskMarketID: string;
+  acceptingOrders: boolean;
+  /** The tick and the minimum order size (shares), as numbers, as upstream Gamma has them. */
+  orderPriceMinTickSize: number;
+  orderMinSize: number;
   startDate: string;
   endDate: string;
   createdAt: string;

@@ -17,6 +17,14 @@ export function parseUnits(value: string): number | null {
   return Number.isSafeInteger(units) ? units : null;
 }
 
+/**
+ * Base units as a JSON number, for the fields upstream types as numbers (a tick of 0.01, a minimum of 5):
+ * read from the exact decimal text, so it is the nearest double to that decimal.
+ */
+export function unitsAsNumber(units: number): number {
+  return Number(formatUnits(units));
+}
+
 /** Formats base units as the shortest decimal string ("5", "0.01", "4.333318"). */
 export function formatUnits(units: number): string {
   const negative = units < 0;
