@@ -77,6 +77,9 @@ export const KEYED_ROUTES = new Set([
   'GET /auth/ban-status/closed-only',
 ]);
 
+/** `METHOD /route`, a HEAD counted as its GET. */
+const endpointOf = (method: string, route: string) => `${method === 'HEAD' ? 'GET' : method} ${route}`;
+
 /**
  * The limits of a request by method and route pattern (a path without a route is limited as a CLOB route,
  * so that a flood of unknown paths is counted too), or null for the operator API, which has its bearer
@@ -84,11 +87,16 @@ export const KEYED_ROUTES = new Set([
  */
 export function routeLimits(method: string, route: string): RouteLimits | null {
   if (route.startsWith('/admin/')) return null;
-  const endpoint = `${method === 'HEAD' ? 'GET' : method} ${route}`;
+  const endpoint = endpointOf(method, route);
   return {
     buckets: [CATALOG_ROUTES.has(route) ? CATALOG : CLOB, ...(ENDPOINTS.get(endpoint) ?? [])],
     keyed: KEYED_ROUTES.has(endpoint),
   };
+}
+
+/** Whether a route is behind L2 authentication, without building its limits (asked of every request). */
+export function isKeyedRoute(method: string, route: string): boolean {
+  return KEYED_ROUTES.has(endpointOf(method, route));
 }
 
 /** A bucket with every limit multiplied by the operator's `RATE_LIMIT_SCALE` (at least 1 request). */

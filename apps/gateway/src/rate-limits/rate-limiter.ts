@@ -6,7 +6,7 @@ import type { AdmissionStore, BucketCheck, BucketVerdict, ClaimOutcome } from '.
 import { ApiError } from '../http/api-error';
 import { clientAddress } from '../http/client-address';
 import { FailedAuthGate } from './failed-auth-gate';
-import { routeLimits, scaled } from './rate-limit-rules';
+import { isKeyedRoute, routeLimits, scaled } from './rate-limit-rules';
 
 export type ResponseHeaders = Record<string, string>;
 
@@ -89,7 +89,7 @@ export class RateLimiter {
 
   /** Whether a route is behind L2 authentication (its limits count per API key). */
   isSigned(method: string, route: string): boolean {
-    return routeLimits(method, route)?.keyed ?? false;
+    return isKeyedRoute(method, route);
   }
 
   /** The limits of a public request (none for an L2 route: those count once authenticated). */
