@@ -111,7 +111,11 @@ function columns<T>(rows: T[], picks: Pick<T>[]): unknown[][] {
 }
 
 /** The parameters of WRITE_BATCH for a batch made of the effects of several commands, and its event messages. */
-function batchParameters(batchId: string, commands: number, parts: Effects[]): { values: unknown[]; messages: OutboxMessages; orders: OrderState[] } {
+function batchParameters(
+  batchId: string,
+  commands: number,
+  parts: Effects[],
+): { values: unknown[]; messages: OutboxMessages; orders: OrderState[]; updatedOrders: number } {
   const orders = [...new Map(parts.flatMap((p) => [...p.orders])).values()];
   const trades = parts.flatMap((p) => p.trades);
   const makers: MakerRow[] = trades.flatMap((t) => t.makers.map((m, position) => ({ tradeId: t.id, position, matchTime: t.matchTime, conditionId: t.conditionId, ...m })));
@@ -149,7 +153,7 @@ function batchParameters(batchId: string, commands: number, parts: Effects[]): {
     ...columns([...markets.entries()], MARKET_COLUMNS),
     ...columns(updated, ORDER_UPDATE_COLUMNS),
   ];
-  return { values, messages, orders };
+  return { values, messages, orders, updatedOrders: updated.length };
 }
 
 /** What a written batch left: its outbox rows, and how many order rows it updated (each a dead row version). */
@@ -160,8 +164,7 @@ export interface WrittenBatch {
 
 /** Writes a batch; answers its outbox rows (ids with the subjects and messages, in order) for the relay's fast path. */
 export async function writeBatch(pool: Pool, batchId: string, commands: number, parts: Effects[]): Promise<WrittenBatch> {
-  const { values, messages, orders } = batchParameters(batchId, commands, parts);
-  const updatedOrders = orders.filter((o) => o.journaled).length;
+  const { values, messages, orders, updatedOrders } = batchParameters(batchId, commands, parts);
   const result = await pool.query<{ outbox_ids: string[] }>({ name: 'write-batch', text: WRITE_BATCH, values });
   for (const order of orders) order.journaled = true;
   const outbox = result.rows[0]!.outbox_ids.map((id, i) => ({ id: BigInt(id), subject: messages.subjects[i]!, json: messages.texts[i]! }));
