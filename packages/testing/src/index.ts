@@ -6,3 +6,4 @@ export * from './private-nats';
 export * from './market-snapshot';
 export * from './tcp-relay';
 export * from './rpc-calls';
+export * from './redis-keys';
