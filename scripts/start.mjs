@@ -46,7 +46,14 @@ const apps = [
   {
     name: 'gateway',
     database: 'exchange_gateway',
-    env: { ADMIN_TOKEN: process.env.ADMIN_TOKEN ?? 'dev-admin-token-change-me', PORT: process.env.PORT ?? '8080' },
+    // The repository's development secrets, which the gateway takes only when allowed: so the gateway
+    // listens on the loopback unless HOST says otherwise (docs/auth.md, "Development secrets").
+    env: {
+      ADMIN_TOKEN: process.env.ADMIN_TOKEN ?? 'dev-admin-token-change-me',
+      ALLOW_DEV_SECRETS: process.env.ALLOW_DEV_SECRETS ?? 'true',
+      HOST: process.env.HOST ?? '127.0.0.1',
+      PORT: process.env.PORT ?? '8080',
+    },
     health: `http://127.0.0.1:${process.env.PORT ?? '8080'}/ok`,
   },
 ];

@@ -1,14 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { createTestDatabase, dropDatabase } from '@exchange/service-kit';
-import { deleteStreams, freePort, spawnApp, TEST_NATS_URL, testPrefix, waitHealthy, type AppProcess } from '@exchange/testing';
+import { deleteRedisKeys, deleteStreams, freePort, spawnApp, TEST_NATS_URL, testPrefix, waitHealthy, type AppProcess } from '@exchange/testing';
 
-/** The Redis keys of a run (market-data's hot metadata and quotes, the gateway's replay keys). */
-async function deleteRedisKeys(prefix: string): Promise<void> {
+/** The Redis keys of a run (market-data's hot metadata and quotes, the gateway's replay keys), walked with SCAN. */
+async function deleteRunKeys(prefix: string): Promise<void> {
   const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   try {
-    const keys = await redis.keys(`${prefix}:*`);
-    if (keys.length) await redis.del(...keys);
+    await deleteRedisKeys(redis, `${prefix}:`);
   } finally {
     redis.disconnect();
   }
@@ -82,6 +82,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         DATABASE_URL: databases.gateway,
         REDIS_KEY_PREFIX: prefix,
         ADMIN_TOKEN,
+        AUTH_SECRET: randomBytes(32).toString('hex'),
+        CREDENTIALS_KEY: randomBytes(32).toString('base64'),
         HOST: '127.0.0.1',
         PORT: String(combined),
         CATALOG_PORT: String(catalogPort),
@@ -126,7 +128,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       await Promise.all([...running.values()].map((a) => a.stop()));
       for (const url of Object.values(databases)) await dropDatabase(url);
       await deleteStreams(prefix);
-      await deleteRedisKeys(prefix);
+      await deleteRunKeys(prefix);
     },
   };
 }

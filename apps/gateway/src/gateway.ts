@@ -8,6 +8,7 @@ import { assertNativeKeccak, assertNativeSecp256k1 } from '@exchange/chain';
 import { hotMetadataKeys } from '@exchange/contracts';
 import { JsonLogger, RpcClient } from '@exchange/service-kit';
 import { AuthResources } from './auth/auth-resources';
+import { refuseDevelopmentSecrets } from './auth/development-secrets';
 import { L2Authenticator } from './auth/l2-auth.guard';
 import { jsonBodyParser, parseJsonBodiesOnly } from './auth/raw-json-body';
 import { answerClientError } from './http/client-error';
@@ -90,6 +91,7 @@ async function startSurface(surface: Surface, port: number, env: GatewayEnv, sha
 /** Starts the four surfaces on one NATS connection, one auth store and one hot cache. */
 export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
   const logger = new JsonLogger('gateway', env.LOG_LEVEL);
+  refuseDevelopmentSecrets(env, logger);
   // Signature checks on the pure-JS fallbacks would be 6-25 times slower: refuse to start instead.
   assertNativeSecp256k1();
   assertNativeKeccak();

@@ -1,8 +1,12 @@
 import { z } from 'zod';
 
-/** Development defaults: the gateway warns at startup when it runs with them. */
+/**
+ * Development values, public in this repository: the gateway refuses to start with any of them unless
+ * `ALLOW_DEV_SECRETS=true` (`development-secrets.ts`). `scripts/start.mjs` uses the admin token.
+ */
 export const DEV_AUTH_SECRET = 'dev-only-auth-secret-change-me-in-production';
 export const DEV_CREDENTIALS_KEY = 'ZGV2LW9ubHktY3JlZGVudGlhbHMta2V5LTMyYnl0ZXM=';
+export const DEV_ADMIN_TOKEN = 'dev-admin-token-change-me';
 
 const base64Key = z
   .string()
@@ -22,6 +26,8 @@ export const authEnvShape = {
   CREDENTIALS_KEY: base64Key.default(DEV_CREDENTIALS_KEY),
   /** Chain id of the EIP-712 domains (ClobAuth, orders). */
   CHAIN_ID: z.coerce.number().int().positive().default(137),
+  /** Whether the gateway may run with the development values above (the local quick start sets it). */
+  ALLOW_DEV_SECRETS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   /** How far an L1/L2 timestamp may be from the server clock, either way, in seconds. */
   L2_MAX_SKEW_SECONDS: z.coerce.number().int().min(1).max(3_600).default(30),
 };

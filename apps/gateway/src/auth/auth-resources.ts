@@ -4,7 +4,6 @@ import { sayConnectionFailures, type JsonLogger } from '@exchange/service-kit';
 import type { GatewayEnv } from '../config';
 import { PrismaClient } from '../generated/prisma/client';
 import { ApiKeyCache } from './api-key-cache';
-import { DEV_AUTH_SECRET, DEV_CREDENTIALS_KEY } from './auth-config';
 import { CredentialCipher } from './credential-cipher';
 import { AdmissionStore } from '../http/admission-store';
 
@@ -33,8 +32,6 @@ export class AuthResources {
   ) {}
 
   static create(env: GatewayEnv, logger: JsonLogger): AuthResources {
-    if (env.AUTH_SECRET === DEV_AUTH_SECRET) logger.warn('AUTH_SECRET is the development default: set your own', 'auth');
-    if (env.CREDENTIALS_KEY === DEV_CREDENTIALS_KEY) logger.warn('CREDENTIALS_KEY is the development default: set your own', 'auth');
     const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: env.DATABASE_URL }) });
     // No auto-pipelining: each ioredis Pipeline gets a `length` getter of its own, which V8 keeps in a new
     // hidden class in old space; that holds the pipeline, its commands and promises through every

@@ -27,12 +27,25 @@ export interface SignedRequest {
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /**
- * Writes that may repeat: a heartbeat sent again only keeps its session alive until its timestamp goes
- * stale (the L2 window), while a claim would refuse the stock clients' two beats of one second and, with
- * Redis down, every beat, so that a client beating faithfully lost all its orders in a Redis outage
- * longer than the heartbeat timeout (found by a chaos probe).
+ * Writes that may repeat: beats that keep a running session alive. One sent again only keeps it alive
+ * until its timestamp goes stale (the L2 window), while a claim would refuse the stock clients' two beats
+ * of one second and, with Redis down, every beat, so that a client beating faithfully lost all its orders
+ * in a Redis outage longer than the heartbeat timeout (found by a chaos probe). A beat with an empty
+ * `heartbeat_id` starts a new session, replacing the running one, so it is claimed like any write: until
+ * the twenty-third session anyone who saw it could send it again and leave the client beating an id that
+ * is no longer the session's, which cancels its orders (found by a security probe). The legacy route names
+ * no session and never replaces one.
  */
-const REPEATABLE_WRITES = new Set(['POST /v1/heartbeats', 'POST /heartbeats']);
+function mayRepeat(endpoint: string, rawBody: string | undefined): boolean {
+  if (endpoint === 'POST /heartbeats') return true;
+  if (endpoint !== 'POST /v1/heartbeats') return false;
+  try {
+    const id: unknown = (JSON.parse(rawBody ?? 'null') as { heartbeat_id?: unknown } | null)?.heartbeat_id;
+    return typeof id === 'string' && id !== '';
+  } catch {
+    return false;
+  }
+}
 
 /** Who made a request, and the state of its key's rate limits for the response. */
 export interface Authenticated {
@@ -131,7 +144,7 @@ export class L2Authenticator {
     const expected = l2SignatureBytes(key.hmacKey, timestamp, request.method, path, request.rawBody);
     if (!sameBytes(signature, expected)) throw refused();
 
-    const claimed = WRITES.has(request.method) && !REPEATABLE_WRITES.has(`${request.method} ${route}`);
+    const claimed = WRITES.has(request.method) && !mayRepeat(`${request.method} ${route}`, request.rawBody);
     const write = claimed ? { signature: expected.toString('base64url'), signedByMs: signedByMs(timestamp)! } : undefined;
     const admitted = await this.admit(key.apiKey, request.method, route, write);
     if (admitted.claim === 'seen') throw ApiError.of('unauthorized', REPLAYED);

@@ -49,6 +49,12 @@ const ENDPOINTS = new Map<string, Bucket[]>([
   ['DELETE /orders', CANCELS],
   ['DELETE /cancel-all', CANCELS],
   ['DELETE /cancel-market-orders', CANCELS],
+  // Not in the table either: the other batch reads take up to 500 tokens each, as POST /books and
+  // POST /prices do, and get their limit; with only the CLOB surface's 5,000 one address could keep
+  // both cores busy (found by a security probe).
+  ['POST /midpoints', [bucket('midpoints', 80)]],
+  ['POST /spreads', [bucket('spreads', 80)]],
+  ['POST /last-trades-prices', [bucket('last-trades-prices', 80)]],
 ]);
 
 /** The routes behind L2AuthGuard (a unit test holds this list to the controllers). */

@@ -169,14 +169,18 @@ describe('order pre-checks on the hot market metadata', () => {
     expect(await scoring(`?order_id=${id}`)).toMatchObject({ status: 425 });
   });
 
-  it('lets the same signed heartbeat through twice (two beats of one second), unlike other writes', async () => {
-    const body = JSON.stringify({ heartbeat_id: '' });
-    const headers = { ...l2Headers(credentials, wallet.address, { method: 'POST', path: '/v1/heartbeats', body }), 'content-type': 'application/json' };
-    for (let i = 0; i < 2; i++) {
-      // Past authentication both times: no engine runs here, so 425. A replay would be a 401.
-      const response = await fetch(`${gw.clob}/v1/heartbeats`, { method: 'POST', headers, body });
-      expect(response.status).toBe(425);
-    }
+  it('lets the same signed beat of a session through twice (two beats of one second), but not a start, which replaces the session', async () => {
+    const send = async (path: string, body?: string) => {
+      const signed = l2Headers(credentials, wallet.address, { method: 'POST', path, body });
+      const headers = body === undefined ? signed : { ...signed, 'content-type': 'application/json' };
+      const statuses: number[] = [];
+      for (let i = 0; i < 2; i++) statuses.push((await fetch(`${gw.clob}${path}`, { method: 'POST', headers, body })).status);
+      return statuses;
+    };
+    // Past authentication: no engine runs here, so 425. A replay is a 401.
+    expect(await send('/v1/heartbeats', JSON.stringify({ heartbeat_id: '0b6c5f1e-6b1e-4a43-9d1e-2f5b8b7c9a10' }))).toEqual([425, 425]);
+    expect(await send('/heartbeats')).toEqual([425, 425]);
+    expect(await send('/v1/heartbeats', JSON.stringify({ heartbeat_id: '' }))).toEqual([425, 401]);
   });
 
   it('says that an order may have been placed when the engine received it but did not answer in time', async () => {

@@ -33,6 +33,8 @@ export function testGatewayEnv(prefix: string, adminToken: string, env: Record<s
     NATS_PREFIX: prefix,
     ADMIN_TOKEN: adminToken,
     LOG_LEVEL: 'error',
+    AUTH_SECRET: randomBytes(32).toString('hex'),
+    CREDENTIALS_KEY: randomBytes(32).toString('base64'),
     ...env,
   });
 }
@@ -46,8 +48,6 @@ export async function startAuthGateway(label: string, env: Record<string, string
     DATABASE_URL: databaseUrl,
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     REDIS_KEY_PREFIX: prefix,
-    AUTH_SECRET: randomBytes(32).toString('hex'),
-    CREDENTIALS_KEY: randomBytes(32).toString('base64'),
     L2_MAX_SKEW_SECONDS: String(L2_WINDOW_SECONDS),
     ...env,
   });
