@@ -5,7 +5,7 @@ export const SHARE_STEP = 10_000; // trades happen in 0.01 shares
 
 /**
  * One book per binary market, in YES terms: a BUY of NO at p is a SELL of YES at 1 − p, and a SELL of
- * NO at p a BUY of YES at 1 − p (docs/matching.md).
+ * NO at p a BUY of YES at 1 − p (docs/trading.md, "Matching").
  */
 export function bookSide(side: 'BUY' | 'SELL', outcome: 0 | 1): Side {
   return (side === 'BUY') === (outcome === 0) ? Side.BID : Side.ASK;

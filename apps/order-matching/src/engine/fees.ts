@@ -79,8 +79,12 @@ export function makerFeeBetween(schedule: FeeSchedule, price: number, from: numb
   return feeFor(schedule, to, price) - feeFor(schedule, from, price);
 }
 
+/**
+ * The maker's rebate of a taker fee, rounded down. In bigint: as a double, fee × rate passes 2^53 once a
+ * fill's fee passes about 9,007 USDC, and the rebate came out one base unit off (found by a review).
+ */
 export function rebateFor(schedule: FeeSchedule, fee: number): number {
-  return Math.floor((fee * schedule.rebateRatePpm) / 1_000_000);
+  return Number((BigInt(fee) * BigInt(schedule.rebateRatePpm)) / MICRO);
 }
 
 /** `fee_rate_bps` of trades and `base_fee` of /fee-rate: the rate in basis points. */

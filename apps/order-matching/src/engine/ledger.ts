@@ -14,7 +14,7 @@ export interface BalanceRow extends Balance {
 /**
  * Balances per address and asset, in base units. Resting orders reserve what they may spend; the
  * ledger only moves units between available, reserved and other accounts, so that every unit is
- * accounted for (docs/ledger.md). Addresses are lower-case. It remembers which balances changed, for
+ * accounted for (docs/trading.md). Addresses are lower-case. It remembers which balances changed, for
  * the next journal batch.
  */
 export class Ledger {
@@ -32,7 +32,7 @@ export class Ledger {
   }
 
   credit(address: string, asset: string, amount: number): void {
-    if (amount === 0) return;
+    if (baseUnits(amount) === 0) return;
     const balance = this.slot(address, asset);
     balance.available = checked(balance.available + amount);
   }
@@ -40,21 +40,21 @@ export class Ledger {
   /** Takes from the available balance; false (and nothing moves) when there is not enough. */
   debit(address: string, asset: string, amount: number): boolean {
     const balance = this.slot(address, asset);
-    if (balance.available < amount) return false;
+    if (balance.available < baseUnits(amount)) return false;
     balance.available -= amount;
     return true;
   }
 
   reserve(address: string, asset: string, amount: number): boolean {
     const balance = this.slot(address, asset);
-    if (balance.available < amount) return false;
+    if (balance.available < baseUnits(amount)) return false;
     balance.available -= amount;
     balance.reserved += amount;
     return true;
   }
 
   release(address: string, asset: string, amount: number): void {
-    if (amount === 0) return;
+    if (baseUnits(amount) === 0) return;
     const balance = this.slot(address, asset);
     if (balance.reserved < amount) throw new Error(`ledger: release of ${amount} ${asset} exceeds reserved ${balance.reserved} of ${address}`);
     balance.reserved -= amount;
@@ -63,7 +63,7 @@ export class Ledger {
 
   /** Spends from what an order reserved: the units leave the account. */
   spendReserved(address: string, asset: string, amount: number): void {
-    if (amount === 0) return;
+    if (baseUnits(amount) === 0) return;
     const balance = this.slot(address, asset);
     if (balance.reserved < amount) throw new Error(`ledger: spend of ${amount} ${asset} exceeds reserved ${balance.reserved} of ${address}`);
     balance.reserved -= amount;
@@ -98,6 +98,16 @@ export class Ledger {
     if (markChanged) this.changed.set(`${address}|${asset}`, { address, asset, balance });
     return balance;
   }
+}
+
+/**
+ * Every amount that moves is a whole, non-negative number of base units: a fraction (a value computed
+ * off the price or share grid) or a negative one (a debit that credits) would break conservation
+ * quietly, so it is a fault of the engine instead.
+ */
+function baseUnits(amount: number): number {
+  if (!Number.isSafeInteger(amount) || amount < 0) throw new Error(`ledger: ${amount} is not a whole number of base units`);
+  return amount;
 }
 
 function checked(value: number): number {

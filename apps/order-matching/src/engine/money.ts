@@ -7,7 +7,7 @@ import type { MarketState } from './model';
 
 /**
  * Money in and out without a chain, and the CTF operations on the ledger: split (collateral into a
- * YES + NO pair), merge (a pair back into collateral), resolution and redemption (docs/ledger.md).
+ * YES + NO pair), merge (a pair back into collateral), resolution and redemption (docs/trading.md, "Ledger").
  */
 
 /** A deposit or withdrawal as the operator asked for it; `address` in lower case. */

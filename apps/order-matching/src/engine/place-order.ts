@@ -47,7 +47,7 @@ function checkIdentity(state: EngineState, caller: Caller, verified: VerifiedOrd
 }
 
 /**
- * Validates, reserves and matches one order (docs/orders.md). Returns its result; a rejection changes
+ * Validates, reserves and matches one order (docs/trading.md, "Orders"). Returns its result; a rejection changes
  * nothing. `now` is milliseconds, stamped by the service.
  */
 export function placeOrder(state: EngineState, caller: Caller, verified: VerifiedOrder, now: number): OrderResult {

@@ -28,7 +28,7 @@ export interface OrderTerms {
 /**
  * Reads a signed order's amounts (CTF exchange convention: BUY makerAmount = collateral, takerAmount =
  * shares; SELL the other way round) into shares, collateral and a limit price, and checks precision,
- * tick grid and minimum size (docs/orders.md). The engine decides; the gateway runs the same checks
+ * tick grid and minimum size (docs/trading.md, "Orders"). The engine decides; the gateway runs the same checks
  * on its copy of the market's settings to refuse bad orders early.
  */
 export function readOrderTerms(
