@@ -91,8 +91,8 @@ export class HotMetadata {
     if (!checked.success) throw ApiError.of('invalid_request', describeIssues(checked.error));
     const tokenId = checked.data.token_id;
     const key = tokenId === undefined ? hotMetadataKeys.defaults(this.prefix) : hotMetadataKeys.token(this.prefix, tokenId);
-    const cached = await this.read(key, 'fee_rate');
-    return cached === undefined ? this.forward.send('marketdata.fee-rate.v1', input) : (JSON.parse(cached) as FeeRate);
+    const cached = parsedJson(await this.read(key, 'fee_rate'));
+    return cached === undefined ? this.forward.send('marketdata.fee-rate.v1', input) : (cached as FeeRate);
   }
 
   private async field(input: unknown, field: keyof HotMarketFields): Promise<string | undefined> {
@@ -111,5 +111,15 @@ export class HotMetadata {
       this.failures.failed(String(error));
       return undefined;
     }
+  }
+}
+
+/** A hot field's JSON, or undefined when missing or unreadable (market-data answers then, as on a miss). */
+function parsedJson(value: string | undefined): unknown {
+  if (value === undefined) return undefined;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return undefined;
   }
 }
