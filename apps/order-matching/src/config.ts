@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { baseEnvSchema, parseEnv } from '@exchange/service-kit';
+import { DEFAULT_MAX_MAKERS_PER_ORDER } from './engine/engine-state';
 
 export const matchingEnvSchema = baseEnvSchema.extend({
   DATABASE_URL: z.string().default('postgresql://postgres@127.0.0.1:5432/exchange_matching'),
@@ -20,6 +21,8 @@ export const matchingEnvSchema = baseEnvSchema.extend({
    */
   MATCHING_STREAM_MAX_AGE_HOURS: z.coerce.number().int().min(1).max(87_600).default(168),
   DB_POOL_SIZE: z.coerce.number().int().min(2).max(100).default(10),
+  /** The most resting orders one order may trade with; one that would take more is refused whole (docs/trading.md, "Matching"). */
+  MAX_MAKERS_PER_ORDER: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_MAX_MAKERS_PER_ORDER),
 });
 export type MatchingEnv = z.output<typeof matchingEnvSchema>;
 

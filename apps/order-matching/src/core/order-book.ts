@@ -97,6 +97,9 @@ export class OrderBook implements MatchingBook {
     if (cmd.tif === 'FOK' && !(crosses && this.canFill(bid, best, lastLevel, size))) {
       return { outcome: 'REJECTED_FOK', filled: 0, remaining: size, fills: 0 };
     }
+    if (cmd.maxFills !== undefined && crosses && this.needsMoreFills(bid, best, lastLevel, size, cmd.maxFills)) {
+      return { outcome: 'REJECTED_TOO_MANY_FILLS', filled: 0, remaining: size, fills: 0 };
+    }
 
     let left = size;
     let fills = 0;
@@ -272,6 +275,35 @@ export class OrderBook implements MatchingBook {
         if (available >= size) return true;
         lvl = this.bidLevels.nextDown(lvl - 1);
       }
+    }
+    return false;
+  }
+
+  /**
+   * Whether taking `size` from level `from` (the opposite side's best) to `lastLevel` would trade with more
+   * than `max` resting orders. Whole levels count their orders; the last one is walked oldest first, so
+   * the work is bounded by the levels and `max`, not by the book.
+   */
+  private needsMoreFills(bid: boolean, from: number, lastLevel: number, size: number, max: number): boolean {
+    let left = size;
+    let fills = 0;
+    let lvl = from;
+    while (lvl !== NONE && (bid ? lvl <= lastLevel : lvl >= lastLevel)) {
+      const page = this.pageOf(!bid, lvl);
+      const k = lvl & PAGE_MASK;
+      if (page.total[k] < left) {
+        fills += page.count[k];
+        if (fills > max) return true;
+        left -= page.total[k];
+      } else {
+        for (let slot = page.head[k]; slot !== NONE; slot = this.next[slot]) {
+          if (++fills > max) return true;
+          left -= this.remaining[slot];
+          if (left <= 0) return false;
+        }
+        return false;
+      }
+      lvl = bid ? this.askLevels.nextUp(lvl + 1) : this.bidLevels.nextDown(lvl - 1);
     }
     return false;
   }

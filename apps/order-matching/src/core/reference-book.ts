@@ -46,6 +46,11 @@ export class ReferenceBook implements MatchingBook {
       const available = crossing.reduce((sum, maker) => sum + maker.remaining, 0);
       if (available < cmd.size) return rejected('REJECTED_FOK');
     }
+    if (cmd.maxFills !== undefined) {
+      let needed = 0;
+      for (let left = cmd.size, i = 0; left > 0 && i < crossing.length; i++, needed++) left -= crossing[i]!.remaining;
+      if (needed > cmd.maxFills) return rejected('REJECTED_TOO_MANY_FILLS');
+    }
 
     let left = cmd.size;
     let fills = 0;

@@ -35,6 +35,8 @@ export interface PlaceCommand {
   size: number;
   tif: TimeInForce;
   postOnly: boolean;
+  /** The most resting orders the command may trade with; one that would need more is refused whole. None: no limit. */
+  maxFills?: number;
 }
 
 /** One trade against a resting order. The maker's price is the trade price. */
@@ -58,7 +60,9 @@ export type PlaceOutcome =
   /** FOK and the book cannot fill all of it within the limit: nothing happened. */
   | 'REJECTED_FOK'
   /** An order with this id is resting on the book: nothing happened. */
-  | 'REJECTED_DUPLICATE_ID';
+  | 'REJECTED_DUPLICATE_ID'
+  /** Filling it (as far as its limit and time in force let it) would trade with more than `maxFills` resting orders: nothing happened. */
+  | 'REJECTED_TOO_MANY_FILLS';
 
 export interface PlaceResult {
   outcome: PlaceOutcome;

@@ -13,7 +13,17 @@ export interface EngineSettings {
   feeAccount: string;
   /** Ids of trades; the only thing the engine does not derive from its input. */
   newId(): string;
+  /** The most resting orders one order may trade with (`MAX_MAKERS_PER_ORDER`); DEFAULT_MAX_MAKERS_PER_ORDER when left out. */
+  maxMakersPerOrder?: number;
 }
+
+/**
+ * Decision: an order that would trade with more resting orders than this is refused whole. The engine
+ * settles, journals and publishes every fill of an order in one turn of its single thread: a sweep of
+ * 20,000 makers held every market for 4-6 s and its own answer ran past the gateway's timeout (found by
+ * a scale probe).
+ */
+export const DEFAULT_MAX_MAKERS_PER_ORDER = 1_000;
 
 /** Stale expiry entries tolerated beyond the live ones before a compaction is worth its pass. */
 const COMPACTION_SLACK = 1024;

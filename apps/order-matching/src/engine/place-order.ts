@@ -11,7 +11,7 @@ import {
 import { Side, type Fill, type TimeInForce } from '../core';
 import { bookSide, flipFor, SHARE_STEP, valueOf } from './book-terms';
 import { recordBookChanges, recordOrderEvent, recordTradeEvent } from './engine-events';
-import type { EngineState } from './engine-state';
+import { DEFAULT_MAX_MAKERS_PER_ORDER, type EngineState } from './engine-state';
 import { FeeTally, makerFeeBetween, rateBps } from './fees';
 import { crossingOf, walkBudget } from './market-buy';
 import { acceptableGtdExpiration } from './gtd-expiration';
@@ -89,6 +89,7 @@ export function placeOrder(state: EngineState, caller: Caller, verified: Verifie
   if (!state.ledger.reserve(maker, reservedAsset, reserved)) return reject(Rejections.balance());
 
   const seq = state.nextSeq;
+  const maxMakers = state.settings.maxMakersPerOrder ?? DEFAULT_MAX_MAKERS_PER_ORDER;
   fills.length = 0;
   const placed = market.book.place(
     {
@@ -98,6 +99,7 @@ export function placeOrder(state: EngineState, caller: Caller, verified: Verifie
       size: shares,
       tif: TIF[orderType]!,
       postOnly,
+      maxFills: maxMakers,
     },
     fills,
   );
@@ -110,7 +112,9 @@ export function placeOrder(state: EngineState, caller: Caller, verified: Verifie
           ? Rejections.fakNotFilled()
           : placed.outcome === 'REJECTED_DUPLICATE_ID'
             ? Rejections.duplicated(orderId)
-            : undefined;
+            : placed.outcome === 'REJECTED_TOO_MANY_FILLS'
+              ? Rejections.tooManyMakers(maxMakers)
+              : undefined;
   if (refused) {
     state.ledger.release(maker, reservedAsset, reserved);
     return reject(refused);

@@ -49,6 +49,9 @@ export const Rejections = {
   /** Amounts are exact integers up to 2^53 − 1 base units (docs/trading.md, "Ledger"). */
   hugeAmounts: () => reject('INVALID_ORDER_ERROR', 'invalid amounts: maker and taker amounts must be at most 9007199254740991 base units'),
   balance: () => reject('INVALID_ORDER_NOT_ENOUGH_BALANCE', 'not enough balance / allowance'),
+  /** Not upstream's: its limit on the resting orders one order may take (docs/trading.md, "Matching"). */
+  tooManyMakers: (max: number) =>
+    reject('INVALID_ORDER_ERROR', `the order would trade with more than ${max} resting orders, the most one order may: split it into smaller orders`),
   fokNotFilled: () => reject('FOK_ORDER_NOT_FILLED_ERROR', "order couldn't be fully filled. FOK orders are fully filled or killed."),
   fakNotFilled: () =>
     reject(

@@ -9,7 +9,7 @@ import { ReferenceBook } from '../../../src/core/reference-book';
  */
 
 type Step =
-  | { kind: 'place'; side: Side; price: number; size: number; tif: TimeInForce; postOnly: boolean; reuse: number | null }
+  | { kind: 'place'; side: Side; price: number; size: number; tif: TimeInForce; postOnly: boolean; reuse: number | null; maxFills?: number }
   | { kind: 'cancel'; pick: number; unknown: boolean };
 
 const MID_LEVEL = 5_000; // 0.5000 in ticks of 100
@@ -29,12 +29,14 @@ const placeStep: fc.Arbitrary<Step> = fc
     postOnly: fc.integer({ min: 0, max: 9 }).map((n) => n < 2),
     reuseRoll: fc.integer({ min: 0, max: 19 }), // 1 in 20 places reuses an earlier id
     reusePick: fc.nat(),
+    // 1 in 5 places may trade with at most 0-4 resting orders.
+    maxFills: fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 4 }) }),
   })
-  .map(({ side, level, offGrid, tif, limitKind, size, postOnly, reuseRoll, reusePick }) => {
+  .map(({ side, level, offGrid, tif, limitKind, size, postOnly, reuseRoll, reusePick, maxFills }) => {
     let price = level * 100;
     if (tif !== 'GTC' && limitKind === 'off') price += offGrid;
     if (tif !== 'GTC' && limitKind === 'extreme') price = side === Side.BID ? 1_000_000 : 0;
-    return { kind: 'place' as const, side, price, size, tif, postOnly, reuse: reuseRoll === 0 ? reusePick : null };
+    return { kind: 'place' as const, side, price, size, tif, postOnly, reuse: reuseRoll === 0 ? reusePick : null, ...(maxFills === undefined ? {} : { maxFills }) };
   });
 
 const cancelStep: fc.Arbitrary<Step> = fc.record({
@@ -73,7 +75,7 @@ function runStream(steps: Step[], compareEvery = 1): void {
       const id = step.reuse !== null && ids.length > 0 ? ids[step.reuse % ids.length] : nextId++;
       ids.push(id);
       touched = id;
-      const cmd: PlaceCommand = { id, side: step.side, price: step.price, size: step.size, tif: step.tif, postOnly: step.postOnly };
+      const cmd: PlaceCommand = { id, side: step.side, price: step.price, size: step.size, tif: step.tif, postOnly: step.postOnly, maxFills: step.maxFills };
       const fastFills: Fill[] = [];
       const referenceFills: Fill[] = [];
       const result = fast.place(cmd, fastFills);
@@ -126,6 +128,7 @@ function checkResult(cmd: PlaceCommand, result: PlaceResult, fills: Fill[]): voi
   if (rejected && (result.filled !== 0 || fills.length !== 0)) throw new Error(`a rejection traded: ${JSON.stringify(result)}`);
   if (result.outcome === 'RESTING' && cmd.tif !== 'GTC') throw new Error(`${cmd.tif} rested`);
   if (result.outcome === 'RESTING' && result.remaining <= 0) throw new Error('rested with nothing left');
+  if (cmd.maxFills !== undefined && fills.length > cmd.maxFills) throw new Error(`${fills.length} fills past maxFills ${cmd.maxFills}`);
 }
 
 /** Book invariants: not crossed, nothing empty rests, levels add up, best prices are the depth's heads. */

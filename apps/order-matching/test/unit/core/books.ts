@@ -24,6 +24,7 @@ export interface Order {
   size: number;
   tif?: TimeInForce;
   postOnly?: boolean;
+  maxFills?: number;
 }
 
 /** A book plus a place() that takes a few defaults and returns the fills with the result. */

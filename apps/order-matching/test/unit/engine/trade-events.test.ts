@@ -2,14 +2,17 @@ import { MAX_MAKERS_PER_TRADE_EVENT, MAX_MESSAGE_BYTES, type TradeEvent } from '
 import { split } from '../../../src/engine/money';
 import { placeOrder } from '../../../src/engine/place-order';
 import { eventMessages } from '../../../src/journal/event-messages';
-import { anOrder, CONDITION, expectConserved, fund, newEngine, traderOf } from '../../support/engine-fixture';
+import { EngineState } from '../../../src/engine/engine-state';
+import { aMarket, anOrder, CONDITION, expectConserved, FEE_ACCOUNT, fund, traderOf } from '../../support/engine-fixture';
 
 describe('the trade event of a taker that fills against many makers', () => {
   it('is sliced into events of at most MAX_MAKERS_PER_TRADE_EVENT makers with the same id and totals', () => {
-    const state = newEngine();
+    const makers = MAX_MAKERS_PER_TRADE_EVENT * 2 + 200;
+    // More makers than one order may take by default: the slicing holds whatever the operator allows.
+    const state = new EngineState({ feeAccount: FEE_ACCOUNT, newId: () => 'trade-1', maxMakersPerOrder: makers });
+    state.addMarket(aMarket());
     const seller = traderOf(1);
     const buyer = traderOf(2);
-    const makers = MAX_MAKERS_PER_TRADE_EVENT * 2 + 200;
     fund(state, seller, String(5 * makers));
     expect(split(state, seller.address, CONDITION, 5_000_000 * makers).ok).toBe(true);
     for (let i = 0; i < makers; i++) {
