@@ -14,6 +14,8 @@ import { parseJsonBodiesOnly } from '../../src/auth/raw-json-body';
 import { ErrorBodyFilter } from '../../src/http/error-body.filter';
 import { ErrorBodyFastifyAdapter, setUpFastify } from '../../src/http/fastify-setup';
 import { RateLimiter } from '../../src/rate-limits/rate-limiter';
+import { until } from '@exchange/testing';
+import { holdingDatabaseRelay } from '../support/holding-relay';
 import { l1Headers, l2Headers, L2_WINDOW_SECONDS, newWallet, startAuthGateway, type AuthGateway, type Credentials, type TestWallet } from '../support/auth-harness';
 
 const L2_REFUSED = { error: 'Unauthorized/Invalid api key', code: 'unauthorized' };
@@ -158,6 +160,34 @@ describe('L2 authentication guard', () => {
     expect((await getClosedOnly(l2Headers(otherCreds, otherWallet.address, { method: 'GET', path: CLOSED_ONLY }))).status).toBe(200);
   });
 
+  it.each(['ADDRESS', 'SIGNATURE', 'TIMESTAMP', 'API_KEY', 'PASSPHRASE'])(
+    'refuses a request without its %s header, in either naming, with the 401 error body',
+    async (name) => {
+      const without = (headers: Record<string, string>, header: string) => Object.fromEntries(Object.entries(headers).filter(([h]) => h !== header));
+      for (const prefix of ['POLY', 'SVC'] as const) {
+        const headers = l2Headers(creds, wallet.address, { method: 'GET', path: CLOSED_ONLY, prefix });
+        await expectRefused(await getClosedOnly(without(headers, `${prefix}_${name}`)));
+        // Whole, the same headers pass: the one header was missing, nothing else.
+        expect((await getClosedOnly(headers)).status).toBe(200);
+      }
+
+      // A signed write on a Nest route; its signature unused by the refusal, whole it is accepted.
+      const body = '{"amount":"1"}';
+      const write = { ...l2Headers(creds, wallet.address, { method: 'POST', path: '/test/echo', body, prefix: 'SVC', timestamp: String(Date.now()) }), 'content-type': 'application/json' };
+      await expectRefused(await fetch(`${echoBase}/test/echo`, { method: 'POST', headers: without(write, `SVC_${name}`), body }));
+      expect((await fetch(`${echoBase}/test/echo`, { method: 'POST', headers: write, body })).status).toBe(201);
+
+      // And in the order lane, which authenticates in front of Fastify (whole, it gets as far as
+      // checking the order: a 400).
+      const order = '{"order":{},"owner":"x","orderType":"GTC"}';
+      const placed = { ...l2Headers(creds, wallet.address, { method: 'POST', path: '/order', body: order, timestamp: String(Date.now()) }), 'content-type': 'application/json' };
+      await expectRefused(await fetch(`${gw.clob}/order`, { method: 'POST', headers: without(placed, `POLY_${name}`), body: order }));
+      const whole = await fetch(`${gw.clob}/order`, { method: 'POST', headers: placed, body: order });
+      expect(whole.status).toBe(400);
+      expect(await whole.json()).toMatchObject({ success: false, code: 'INVALID_ORDER_ERROR', error: expect.stringMatching(/^Invalid order payload: /) });
+    },
+  );
+
   it('lets a GET repeat its headers within the window (cursor pages), and ignores the query string', async () => {
     const headers = l2Headers(creds, wallet.address, { method: 'GET', path: CLOSED_ONLY });
     for (let i = 0; i < 3; i++) expect((await getClosedOnly(headers)).status).toBe(200);
@@ -228,8 +258,14 @@ describe('L2 authentication guard', () => {
   });
 
   it('reads a key missing from the cache once, however many requests wait for it; a revoke meanwhile wins', async () => {
-    const resources = AuthResources.create(gw.env, new JsonLogger('test', 'error'));
-    const repository = new ApiKeyRepository(resources);
+    const logger = new JsonLogger('test', 'error');
+    // The process's resources (its key cache, and the database for the revoke), and key reads through a
+    // relay that can hold the database's answers back.
+    const resources = AuthResources.create(gw.env, logger);
+    const relay = await holdingDatabaseRelay(gw.env.DATABASE_URL);
+    const relayed = AuthResources.create({ ...gw.env, DATABASE_URL: relay.url }, logger);
+    const repository = new ApiKeyRepository(relayed);
+    // Counted only: every read goes to the database.
     const reads = jest.spyOn(repository, 'findByKey');
     const service = new ApiKeysService(resources, repository);
     try {
@@ -237,24 +273,32 @@ describe('L2 authentication guard', () => {
       expect(keys.every((key) => key?.address === wallet.address.toLowerCase())).toBe(true);
       expect(reads).toHaveBeenCalledTimes(1);
 
-      // A key revoked in this process while its row is being read (the read is held until then).
+      // A key revoked in this process while its row is being read: PostgreSQL has answered with the row
+      // as it was (active), and the answer waits in the relay until the revoke is done.
       const other = newWallet();
       const otherCreds = (await (await fetch(`${gw.clob}/auth/api-key`, { method: 'POST', headers: await l1Headers(other) })).json()) as Credentials;
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      const readRow = repository.findByKey.bind(repository);
-      reads.mockImplementationOnce(async (apiKey) => {
-        const row = await readRow(apiKey);
-        await held;
-        return row;
-      });
+      relay.hold();
       const reading = service.activeKey(otherCreds.apiKey);
-      await service.revoke({ apiKey: otherCreds.apiKey, address: other.address.toLowerCase() });
-      release();
+      // The row, then ReadyForQuery: the query is over on the server.
+      const readyForQuery = Buffer.from([0x5a, 0, 0, 0, 5]);
+      await until(
+        async () => {
+          const held = relay.held();
+          return held.includes(otherCreds.apiKey) && held.subarray(-6, -1).equals(readyForQuery) ? true : undefined;
+        },
+        10_000,
+        'the row read and held in the relay',
+      );
+      expect(reads).toHaveBeenCalledTimes(2);
+      // Revoked by this process (its cache), the row written on a connection of its own.
+      await new ApiKeysService(resources, new ApiKeyRepository(resources)).revoke({ apiKey: otherCreds.apiKey, address: other.address.toLowerCase() });
+      relay.release();
       expect(await reading).toBeNull();
       expect(await service.activeKey(otherCreds.apiKey)).toBeNull();
     } finally {
-      await resources.close();
+      relay.release();
+      await Promise.all([resources.close(), relayed.close()]);
+      await relay.close();
     }
   });
 

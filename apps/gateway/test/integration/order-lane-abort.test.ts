@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { connect } from 'node:net';
+import { eventually, sleep } from '@exchange/testing';
 import type { L2Authenticator } from '../../src/auth/l2-auth.guard';
 import type { AccessLine } from '../../src/http/lane';
 import { orderLane } from '../../src/trading/order-lane';
@@ -35,9 +36,9 @@ describe('the order lane when the client goes away mid-body', () => {
     const socket = connect(port, '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
     socket.write('POST /order HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"order":');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
     socket.destroy();
-    for (const deadline = Date.now() + 2_000; lines.length === 0 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 10));
+    await eventually(() => lines.length > 0, 'the access line of the aborted request');
     expect(lines).toEqual([expect.objectContaining({ method: 'POST', url: '/order', status: 400 })]);
     expect(unauthenticated).toEqual(['127.0.0.1']);
   });

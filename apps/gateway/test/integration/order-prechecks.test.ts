@@ -4,6 +4,7 @@ import { connect } from 'nats';
 import { privateKeyToAccount } from 'viem/accounts';
 import { EXCHANGE_V2_CONTRACTS, orderV2Digest, type OrderV2 } from '@exchange/chain';
 import { hotMetadataKeys } from '@exchange/contracts';
+import { eventually } from '@exchange/testing';
 import { l1Headers, l2Headers, newWallet, startAuthGateway, type AuthGateway, type Credentials, type TestWallet } from '../support/auth-harness';
 
 const ZERO32 = `0x${'0'.repeat(64)}`;
@@ -44,9 +45,8 @@ describe('order pre-checks on the hot market metadata', () => {
   });
 
   afterAll(async () => {
-    const keys = await redis.keys(`${gw.env.REDIS_KEY_PREFIX}:*`);
-    if (keys.length > 0) await redis.del(...keys);
     await redis.quit();
+    // Deletes the run's Redis keys, the hot metadata written here included.
     await gw.close();
   });
 
@@ -111,9 +111,8 @@ describe('order pre-checks on the hot market metadata', () => {
 
   it('follows a tick size change in Redis', async () => {
     await redis.hset(hotMetadataKeys.token(gw.env.REDIS_KEY_PREFIX, STANDARD_TOKEN), { tick_size: '0.001' });
-    for (let i = 0; i < 100 && (await place(STANDARD_TOKEN, 10_000_000, 5_050_000)).status !== 425; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    // A price of 0.505 is off the old tick: refused until the change reaches the gateway's copy.
+    await eventually(async () => (await place(STANDARD_TOKEN, 10_000_000, 5_050_000)).status === 425, 'the new tick size is used');
     expect((await place(STANDARD_TOKEN, 10_000_000, 5_050_000)).status).toBe(425);
   });
 
@@ -181,6 +180,18 @@ describe('order pre-checks on the hot market metadata', () => {
     expect(await send('/v1/heartbeats', JSON.stringify({ heartbeat_id: '0b6c5f1e-6b1e-4a43-9d1e-2f5b8b7c9a10' }))).toEqual([425, 425]);
     expect(await send('/heartbeats')).toEqual([425, 425]);
     expect(await send('/v1/heartbeats', JSON.stringify({ heartbeat_id: '' }))).toEqual([425, 401]);
+  });
+
+  it('answers /fee-rate from the hot metadata, and asks market-data when the hot value is not JSON (not a 500)', async () => {
+    const prefix = gw.env.REDIS_KEY_PREFIX;
+    const token = '777000111';
+    await redis.hset(hotMetadataKeys.token(prefix, token), { ...settings(false), fee_rate: '{"base_fee":0}' });
+    const hot = await fetch(`${gw.clob}/fee-rate?token_id=${token}`);
+    expect({ status: hot.status, body: await hot.json() }).toEqual({ status: 200, body: { base_fee: 0 } });
+    await redis.hset(hotMetadataKeys.token(prefix, token), { fee_rate: '{"base_fee":' });
+    // No market-data runs here: forwarded, nobody answers.
+    const unreadable = await fetch(`${gw.clob}/fee-rate?token_id=${token}`);
+    expect({ status: unreadable.status, body: await unreadable.json() }).toMatchObject({ status: 503, body: { code: 'service_unavailable' } });
   });
 
   it('says that an order may have been placed when the engine received it but did not answer in time', async () => {

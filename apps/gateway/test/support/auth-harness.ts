@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { createL1Headers } from '@polymarket/clob-client-v2';
+import { Redis } from 'ioredis';
 import { createWalletClient, http, type WalletClient } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { l2Signature } from '@exchange/chain';
 import { createTestDatabase, dropDatabase } from '@exchange/service-kit';
-import { deleteStreams, TEST_NATS_URL, testPrefix } from '@exchange/testing';
+import { deleteRedisKeys, deleteStreams, TEST_NATS_URL, testPrefix, until } from '@exchange/testing';
 import { loadGatewayEnv, type GatewayEnv } from '../../src/config';
 import { startGateway, type RunningGateway } from '../../src/gateway';
 
@@ -52,6 +53,11 @@ export async function startAuthGateway(label: string, env: Record<string, string
     ...env,
   });
   const gateway = await startGateway(settings);
+  const redis = new Redis(settings.REDIS_URL);
+  // The gateway listens before its Redis connection is ready, and applies no rate limits until it is:
+  // a test's first requests would not be counted. Ready once its admission store noted Redis's memory.
+  const memoryKey = `${settings.REDIS_KEY_PREFIX}:l2-memory-since`;
+  await until(async () => ((await redis.exists(memoryKey)) === 1 ? true : undefined), 10_000, 'the gateway reaches Redis');
   return {
     gateway,
     env: settings,
@@ -59,6 +65,9 @@ export async function startAuthGateway(label: string, env: Record<string, string
     clob: `http://127.0.0.1:${gateway.ports.clob}`,
     async close() {
       await gateway.close();
+      // Every key of the run: the memory key has no expiry, and buckets and claims outlive the run.
+      await deleteRedisKeys(redis, `${settings.REDIS_KEY_PREFIX}:`);
+      await redis.quit();
       await deleteStreams(prefix);
       await dropDatabase(databaseUrl);
     },

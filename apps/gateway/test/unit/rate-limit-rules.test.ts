@@ -9,7 +9,7 @@ import { MarketsController } from '../../src/catalog/markets.controller';
 import { TagsController } from '../../src/catalog/tags.controller';
 import { controllersOf } from '../../src/gateway.module';
 import { clientAddress } from '../../src/http/client-address';
-import { routeLimits, scaled } from '../../src/rate-limits/rate-limit-rules';
+import { CLOB_MARKET_ROUTE, routeLimits, scaled, type Bucket } from '../../src/rate-limits/rate-limit-rules';
 
 /** Every route of the gateway as Fastify registers it, with the guards Nest runs for it. */
 function routes() {
@@ -67,6 +67,99 @@ describe('rate limit rules', () => {
     expect(scaled({ name: 'x', limit: 2_400, windowSeconds: 10 }, 0.5).limit).toBe(1_200);
     expect(scaled({ name: 'x', limit: 50, windowSeconds: 10 }, 0.001).limit).toBe(1);
     expect(scaled({ name: 'x', limit: 80, windowSeconds: 10 }, 10)).toEqual({ name: 'x', limit: 800, windowSeconds: 10 });
+  });
+});
+
+type Figure = Pick<Bucket, 'limit' | 'windowSeconds'>;
+const per10s = (limit: number): Figure => ({ limit, windowSeconds: 10 });
+const per10min = (limit: number): Figure => ({ limit, windowSeconds: 600 });
+
+/** SPEC.md, "Limits", row by row, the figures copied by hand (not from the rules). */
+const SPEC_LIMITS: [row: string, figures: Figure[]][] = [
+  ['All catalog routes', [per10s(4_000)]],
+  ['GET /events', [per10s(500)]],
+  ['GET /markets', [per10s(300)]],
+  ['Combined event and market listings', [per10s(900)]],
+  ['GET /tags', [per10s(200)]],
+  ['GET /public-search', [per10s(350)]],
+  ['All CLOB routes', [per10s(5_000)]],
+  ['GET /', [per10s(50)]],
+  ['GET /book', [per10s(200)]],
+  ['POST /books', [per10s(80)]],
+  ['GET /price', [per10s(200)]],
+  ['POST /prices', [per10s(80)]],
+  ['GET /midpoint', [per10s(200)]],
+  ['GET /prices-history', [per10s(100)]],
+  ['POST /batch-prices-history', [per10s(80)]],
+  ['GET /data/trades', [per10s(150)]],
+  // "Trading writes must satisfy both the burst and the sustained limit."
+  ['POST /order', [per10s(2_400), per10min(24_000)]],
+  ['DELETE /order', [per10s(2_400), per10min(24_000)]],
+];
+const spec = new Map(SPEC_LIMITS);
+const LISTINGS = ['GET /events', 'GET /markets'];
+/** The endpoint rows; the surface of each as README's port table has it (GET /markets is the CLOB listing). */
+const ENDPOINT_ROWS = SPEC_LIMITS.map(([row]) => row).filter((row) => /^[A-Z]+ \//.test(row));
+const CATALOG_ENDPOINTS = new Set(['GET /events', 'GET /tags', 'GET /public-search']);
+
+const figures = (buckets: readonly Bucket[]) => buckets.map(({ limit, windowSeconds }) => ({ limit, windowSeconds }));
+const limitsOf = (endpoint: string) => {
+  const [method, route] = endpoint.split(' ') as [string, string];
+  return routeLimits(method, route)!;
+};
+
+describe("rate limit rules against SPEC.md's Limits table", () => {
+  it('has every row of the table (the copy above is whole)', () => {
+    expect(SPEC_LIMITS).toHaveLength(18);
+    expect(ENDPOINT_ROWS).toHaveLength(15);
+  });
+
+  it.each(ENDPOINT_ROWS)('%s: its surface bucket first, then exactly the rows that name it', (endpoint) => {
+    const { buckets } = limitsOf(endpoint);
+    const surface = CATALOG_ENDPOINTS.has(endpoint) ? 'All catalog routes' : 'All CLOB routes';
+    const expected = [...spec.get(endpoint)!, ...(LISTINGS.includes(endpoint) ? spec.get('Combined event and market listings')! : [])];
+    expect(figures(buckets.slice(0, 1))).toEqual(spec.get(surface));
+    expect(figures(buckets.slice(1))).toEqual(expected);
+  });
+
+  it('shares one listings bucket between GET /events and GET /markets', () => {
+    const listing = (endpoint: string) => limitsOf(endpoint).buckets.find((b) => b.limit === 900)!;
+    expect(listing('GET /events')).toBeDefined();
+    expect(listing('GET /events')).toEqual(listing('GET /markets'));
+    // Their own buckets are not shared.
+    expect(limitsOf('GET /events').buckets[1]!.name).not.toBe(limitsOf('GET /markets').buckets[1]!.name);
+  });
+
+  it('counts HEAD as its GET', () => {
+    for (const endpoint of ENDPOINT_ROWS.filter((row) => row.startsWith('GET '))) {
+      expect([endpoint, limitsOf(`HEAD ${endpoint.slice(4)}`)]).toEqual([endpoint, limitsOf(endpoint)]);
+    }
+  });
+
+  it("puts every other route in its surface's bucket alone, but for docs/gateway.md's decisions", () => {
+    // docs/gateway.md, "Rate limits": the batch writes take the buckets of the single ones, and the
+    // other batch reads 80 per 10 s each, as POST /books and /prices.
+    const decisions = new Map<string, Figure[]>([
+      ['POST /orders', spec.get('POST /order')!],
+      ['DELETE /orders', spec.get('DELETE /order')!],
+      ['DELETE /cancel-all', spec.get('DELETE /order')!],
+      ['DELETE /cancel-market-orders', spec.get('DELETE /order')!],
+      ['POST /midpoints', [per10s(80)]],
+      ['POST /spreads', [per10s(80)]],
+      ['POST /last-trades-prices', [per10s(80)]],
+    ]);
+    const checked = routes().filter(({ guards }) => !guards.includes(AdminTokenGuard));
+    expect(checked.length).toBeGreaterThan(40);
+    for (const { controller, method, route } of checked) {
+      const endpoint = `${method} ${route}`;
+      const { buckets } = limitsOf(endpoint);
+      const catalog = [EventsController, MarketsController, TagsController].includes(controller as never);
+      expect([endpoint, figures(buckets.slice(0, 1))]).toEqual([endpoint, spec.get(catalog ? 'All catalog routes' : 'All CLOB routes')]);
+      if (spec.has(endpoint)) continue;
+      expect([endpoint, figures(buckets.slice(1))]).toEqual([endpoint, decisions.get(endpoint) ?? []]);
+    }
+    // The CLOB form of GET /markets/{id} (README) is a CLOB route, with no bucket of its own.
+    expect(figures(routeLimits('GET', CLOB_MARKET_ROUTE)!.buckets)).toEqual(spec.get('All CLOB routes'));
   });
 });
 
