@@ -55,8 +55,10 @@ describe('L2 HMAC', () => {
       // The last character carries two unused bits: a variant with them set is not canonical.
       const last = sig[42]!;
       const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-      const variant = sig.slice(0, 42) + alphabet[alphabet.indexOf(last) | 1] + '=';
-      if (variant !== sig) expect(verifyL2Signature(secret, t, 'GET', '/auth/api-keys', undefined, variant)).toBe(false);
+      // Flipping the lowest unused bit always changes the character (a SHA-256 leaves the last two bits unused).
+      const variant = sig.slice(0, 42) + alphabet[alphabet.indexOf(last) ^ 1] + '=';
+      expect(variant).not.toBe(sig);
+      expect(verifyL2Signature(secret, t, 'GET', '/auth/api-keys', undefined, variant)).toBe(false);
       for (const bad of ['', sig + '=', sig.slice(0, -2), ' ' + sig, sig.replace(/.$/, '*'), sig.slice(0, 42) + '==']) {
         expect(verifyL2Signature(secret, t, 'GET', '/auth/api-keys', undefined, bad)).toBe(false);
       }
