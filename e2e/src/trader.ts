@@ -58,10 +58,18 @@ export class Trader {
 
   /** An L2-signed request; `path` may carry a query string, which is not signed. The body is parsed when it is JSON. */
   async request(method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
+    const response = await this.send(method, path, body);
+    // `DELETE /auth/api-key` answers the text OK, as upstream.
+    const isJson = response.headers.get('content-type')?.startsWith('application/json') ?? false;
+    return { status: response.status, body: isJson ? await json(response) : await response.text() };
+  }
+
+  /** The L2-signed request itself, for a test that reads the headers of the answer. */
+  send(method: string, path: string, body?: unknown): Promise<Response> {
     const text = body === undefined ? undefined : JSON.stringify(body);
     const timestamp = String(Date.now());
     const signature = l2Signature(this.credentials.secret, timestamp, method, path.split('?')[0]!, text);
-    const response = await fetch(this.base + path, {
+    return fetch(this.base + path, {
       method,
       headers: {
         SVC_ADDRESS: this.address,
@@ -73,9 +81,6 @@ export class Trader {
       },
       body: text,
     });
-    // `DELETE /auth/api-key` answers the text OK, as upstream.
-    const isJson = response.headers.get('content-type')?.startsWith('application/json') ?? false;
-    return { status: response.status, body: isJson ? await json(response) : await response.text() };
   }
 
   /** A signed order submission: BUY pays `collateral` for `shares`, SELL the reverse (base units). */

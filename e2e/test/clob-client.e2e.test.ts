@@ -1,11 +1,15 @@
-import { ClobClient, OrderType, Side, SignatureTypeV2, type ApiKeyCreds, type UserOrderV2 } from '@polymarket/clob-client-v2';
+import { ApiError, ClobClient, OrderType, Side, SignatureTypeV2, type ApiKeyCreds, type UserOrderV2 } from '@polymarket/clob-client-v2';
 import { createWalletClient, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { polygon } from 'viem/chains';
 import { until } from '@exchange/testing';
 import { json } from '../src/http';
+import { expectLedgerBalanced } from '../src/ledger';
 import { startStack, type Stack } from '../src/stack';
 import { Trader } from '../src/trader';
+
+/** A change that crosses services (catalog, its stream, order-matching or market-data, the gateway) on a loaded machine. */
+const PROPAGATION_MS = 20_000;
 
 /** A stock `@polymarket/clob-client-v2` (from npm, unchanged) pointed at the gateway. */
 describe('@polymarket/clob-client-v2 against the exchange', () => {
@@ -13,6 +17,8 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
   let conditionId: string;
   let yes: string;
   let no: string;
+  /** A wallet of its own that only reads: whether the engine knows a token yet. */
+  let watcher: Trader;
 
   const wallet = () =>
     createWalletClient({ account: privateKeyToAccount(generatePrivateKey()), chain: polygon, transport: http('http://127.0.0.1:9') });
@@ -21,7 +27,8 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
     const anonymous = new ClobClient({ host, chain: 137, signer });
     const creds = await anonymous.createOrDeriveApiKey();
     expect(creds.key).toMatch(/^[0-9a-f-]{36}$/);
-    await stack.admin('POST', '/admin/deposits', { address: signer.account.address, amount: deposit });
+    const deposited = await stack.admin('POST', '/admin/deposits', { address: signer.account.address, amount: deposit });
+    expect({ status: deposited.status, body: await json(deposited) }).toMatchObject({ status: 200, body: { replayed: false, collateral: { available: deposit, reserved: '0' } } });
     return new ClobClient({ host, chain: 137, signer, creds, signatureType: SignatureTypeV2.EOA, throwOnError: true });
   }
 
@@ -33,14 +40,24 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
     return { conditionId: created.markets[0].conditionId, tokens: JSON.parse(created.markets[0].clobTokenIds) };
   }
 
-  /** The engine learns of a market from the catalog's stream; a first order may race it, so it is sent again until taken. */
+  /**
+   * The engine and market-data learn of a new market from the catalog's stream, each on its own: until
+   * both know the token, a first order may race them (the client reads the tick size from market-data,
+   * the engine takes the order). Waits for both through read routes, then posts once: a refusal is a failure.
+   */
   async function postOnceKnown(client: ClobClient, order: UserOrderV2) {
-    let posted;
-    for (let attempt = 0; attempt < 50 && !posted?.success; attempt++) {
-      posted = await client.createAndPostOrder(order, undefined, OrderType.GTC);
-      if (!posted.success) await new Promise((r) => setTimeout(r, 100));
-    }
-    return posted;
+    await until(
+      async () => {
+        const [tick, balance] = await Promise.all([
+          fetch(`${stack.urls.clob}/tick-size?token_id=${order.tokenID}`),
+          watcher.request('GET', `/balance-allowance?asset_type=CONDITIONAL&token_id=${order.tokenID}`),
+        ]);
+        return tick.status === 200 && balance.status === 200 ? true : undefined;
+      },
+      PROPAGATION_MS,
+      `market-data and the engine know token ${order.tokenID}`,
+    );
+    return client.createAndPostOrder(order, undefined, OrderType.GTC);
   }
 
   beforeAll(async () => {
@@ -66,7 +83,11 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
     );
     conditionId = created.markets[0].conditionId;
     [yes, no] = JSON.parse(created.markets[0].clobTokenIds);
+    watcher = new Trader(stack.base);
+    await watcher.deriveCredentials();
   });
+  // Each test trades, posts market orders or cancels: collateral and shares are conserved after each.
+  afterEach(() => expectLedgerBalanced(stack));
   afterAll(() => stack?.stop());
 
   it('creates credentials, reads market settings, posts, crosses, reads trades and cancels', async () => {
@@ -104,7 +125,7 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
     for (const price of [0.5, 0.55]) {
       expect(await maker.createAndPostOrder({ tokenID: yes, price, size: 5, side: Side.SELL }, undefined, OrderType.GTC)).toMatchObject({ status: 'live' });
     }
-    await until(async () => ((await taker.getOrderBook(yes)).asks.length === 2 ? true : undefined));
+    await until(async () => ((await taker.getOrderBook(yes)).asks.length === 2 ? true : undefined), PROPAGATION_MS, 'two asks in the book');
     const market = await taker.createAndPostMarketOrder({ tokenID: yes, amount: 5, side: Side.BUY }, undefined, OrderType.FOK);
     // 5 at 0.50 and 4.54 at 0.55 for $4.997, plus fees of 0.025 and 4.54 × 0.02 × 0.55 × 0.45 = 0.02247.
     expect(market).toMatchObject({ success: true, status: 'matched', makingAmount: '5.04447', takingAmount: '9.54' });
@@ -127,7 +148,7 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
       success: true,
       status: 'live',
     });
-    await until(async () => ((await taker.getOrderBook(fineYes)).asks.length === 1 ? true : undefined));
+    await until(async () => ((await taker.getOrderBook(fineYes)).asks.length === 1 ? true : undefined), PROPAGATION_MS, 'the NO bid as a YES ask');
     // $2 at 0.457: the client signs a taker amount of 2 / 0.457 = 4.37636 shares (five decimals); the
     // engine takes the whole hundredths of a share that $2 buys there, 4.37 for 1.99709, minting them.
     const bought = await taker.createAndPostMarketOrder({ tokenID: fineYes, amount: 2, side: Side.BUY }, undefined, OrderType.FOK);
@@ -144,7 +165,7 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
     const taker = await tradingClient(host, '10', takerWallet);
     // A NO bid at 0.45 is a YES ask at 0.55.
     expect(await postOnceKnown(maker, { tokenID: noToken, price: 0.45, size: 20, side: Side.BUY })).toMatchObject({ success: true, status: 'live' });
-    await until(async () => ((await taker.getOrderBook(yesToken)).asks.length === 1 ? true : undefined));
+    await until(async () => ((await taker.getOrderBook(yesToken)).asks.length === 1 ? true : undefined), PROPAGATION_MS, 'the NO bid as a YES ask');
 
     // The client fits $10 less the fee at 0.55 into the balance: $9.91, 18.01 shares for 9.9055 plus a
     // fee of 18.01 × 0.02 × 0.55 × 0.45 = 0.08915. Refused until the nineteenth session, when the fee was
@@ -176,13 +197,21 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
     });
     expect(patched.status).toBe(200);
     // The stock client keeps the tick sizes it read (upstream's clients hear of a change on a WebSocket):
-    // a new one reads the finer tick, then places an order on it.
-    let finer;
-    for (let attempt = 0; attempt < 50 && !finer?.success; attempt++) {
-      const fresh = await tradingClient(host);
-      if ((await fresh.getTickSize(yesToken)) === '0.001') finer = await fresh.createAndPostOrder({ tokenID: yesToken, price: 0.505, size: 5, side: Side.BUY }, undefined, OrderType.GTC);
-      if (!finer?.success) await new Promise((r) => setTimeout(r, 100));
-    }
+    // a new one, once market-data serves the finer tick, reads it and places an order on it.
+    const tickOf = async () => (await json(await fetch(`${host}/tick-size?token_id=${yesToken}`))).minimum_tick_size;
+    await until(async () => ((await tickOf()) === 0.001 ? true : undefined), PROPAGATION_MS, 'market-data serves the finer tick');
+    const fresh = await tradingClient(host);
+    expect(await fresh.getTickSize(yesToken)).toBe('0.001');
+    // The engine hears of the change on its own: until then, and only then, it refuses the finer price as breaking the tick.
+    const finer = await until(
+      () =>
+        fresh.createAndPostOrder({ tokenID: yesToken, price: 0.505, size: 5, side: Side.BUY }, undefined, OrderType.GTC).catch((error: unknown) => {
+          if (error instanceof ApiError && (error.data as { code?: string })?.code === 'INVALID_ORDER_MIN_TICK_SIZE') return undefined;
+          throw error;
+        }),
+      PROPAGATION_MS,
+      'the engine takes the finer tick',
+    );
     expect(finer).toMatchObject({ success: true, status: 'live' });
 
     // A BUY of NO at 0.50 mints with both bids, the one placed before the change still resting: 5 at
@@ -204,7 +233,7 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
       status: 'matched',
     });
     const tickOf = async () => (await json(await fetch(`${host}/tick-size?token_id=${yesToken}`))).minimum_tick_size;
-    expect(await until(async () => ((await tickOf()) === 0.001 ? true : undefined))).toBe(true);
+    expect(await until(async () => ((await tickOf()) === 0.001 ? true : undefined), PROPAGATION_MS, 'the finer tick after a trade above 0.96')).toBe(true);
   });
 
   it('tells which orders earn liquidity rewards (isOrderScoring, areOrdersScoring) by the rewards the operator set', async () => {
@@ -226,7 +255,7 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
     // NO bids are YES asks at 1 - p: the best is 0.51, so the YES midpoint is 0.495 and NO's 0.505.
     const noSide = await placed(maker, noToken, 0.49, 25);
     const others = await placed(other, noToken, 0.48, 25);
-    await until(async () => ((await maker.getMidpoint(yesToken)).mid === '0.495' ? true : undefined));
+    await until(async () => ((await maker.getMidpoint(yesToken)).mid === '0.495' ? true : undefined), PROPAGATION_MS, 'the YES midpoint of the bids');
 
     // 1.5 cents from the midpoint with 25 shares scores; 9.5 cents, or 10 shares, does not; another
     // trader's order is not the caller's to ask about.
@@ -241,10 +270,10 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
     expect(await other.isOrderScoring({ order_id: near })).toEqual({ scoring: false });
 
     // An order that no longer rests does not score; nor does any once the operator ends the rewards.
-    await maker.cancelOrder({ orderID: near });
+    expect(await maker.cancelOrder({ orderID: near })).toEqual({ canceled: [near], not_canceled: {} });
     expect(await maker.isOrderScoring({ order_id: near })).toEqual({ scoring: false });
     expect((await stack.admin('PUT', `/admin/markets/${rewarded}/rewards`, { rates: [], min_size: 20, max_spread: 3 })).status).toBe(200);
-    expect(await until(async () => ((await maker.isOrderScoring({ order_id: noSide })).scoring === false ? true : undefined))).toBe(true);
+    expect(await until(async () => ((await maker.isOrderScoring({ order_id: noSide })).scoring === false ? true : undefined), PROPAGATION_MS, 'rewards ended')).toBe(true);
   });
 
   // Runs last: it resolves the market.
@@ -259,13 +288,14 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
     const refused = await stack.admin('POST', '/admin/wallets', { wallet: keyHolder.account.address, owner: signer.account.address });
     expect({ status: refused.status, body: await json(refused) }).toMatchObject({ status: 409, body: { code: 'conflict', error: expect.stringContaining('has API keys') } });
     expect((await stack.admin('POST', '/admin/wallets', { wallet, owner: signer.account.address })).status).toBe(200);
-    await stack.admin('POST', '/admin/deposits', { address: wallet, amount: '100' });
+    const deposited = await stack.admin('POST', '/admin/deposits', { address: wallet, amount: '100' });
+    expect({ status: deposited.status, body: await json(deposited) }).toMatchObject({ status: 200, body: { collateral: { available: '100', reserved: '0' } } });
     const ownerClient = (creds: ApiKeyCreds, signatureType = SignatureTypeV2.POLY_1271) =>
       new ClobClient({ host, chain: 137, signer, creds, signatureType, funderAddress: wallet, throwOnError: true });
     const creds = await new ClobClient({ host, chain: 137, signer }).createOrDeriveApiKey();
     const owner = ownerClient(creds);
     const collateral = async (client: ClobClient) => (await client.getBalanceAllowance({ asset_type: 'COLLATERAL' as never })).balance;
-    const audit = async () => expect(await json(await stack.admin('GET', '/admin/ledger/audit'))).toMatchObject({ balanced: true });
+    const audit = () => expectLedgerBalanced(stack);
 
     // The client sends its own signature type with the balance query: type 3 reads the wallet.
     expect(await collateral(owner)).toBe('100000000');
@@ -281,6 +311,7 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
 
     // A deleted key's resting order: the owner's next key lists and cancels it.
     const resting = await owner.createAndPostOrder({ tokenID: yes, price: 0.2, size: 10, side: Side.BUY }, undefined, OrderType.GTC);
+    expect(resting).toMatchObject({ success: true, status: 'live' });
     await owner.deleteApiKey();
     const next = ownerClient(await new ClobClient({ host, chain: 137, signer }).createApiKey(1));
     expect((await next.getOpenOrders()).map((o: { id: string }) => o.id)).toEqual([resting.orderID]);

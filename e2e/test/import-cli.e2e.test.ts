@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -44,8 +44,12 @@ describe('the import command', () => {
     const events = JSON.parse(readFileSync(fixture, 'utf8'));
     const renamed = path.join(tmpdir(), `${prefix}-events.json`);
     writeFileSync(renamed, JSON.stringify([{ ...events[0], slug: `${prefix}-event`, markets: [{ ...events[0].markets[0], slug: `${prefix}-market` }] }]));
-    const unknownSite = await importFile(renamed, '--sites=no-such-site');
-    expect(unknownSite).toMatchObject({ status: 'done', total: 1, created: [], skipped: [{ slug: `${prefix}-event`, reason: 'no site or creator "no-such-site"' }] });
+    try {
+      const unknownSite = await importFile(renamed, '--sites=no-such-site');
+      expect(unknownSite).toMatchObject({ status: 'done', total: 1, created: [], skipped: [{ slug: `${prefix}-event`, reason: 'no site or creator "no-such-site"' }] });
+    } finally {
+      rmSync(renamed, { force: true });
+    }
     await expect(importFile('/nonexistent.json')).rejects.toMatchObject({ code: 1 });
     await expect(importFile()).rejects.toMatchObject({ stderr: expect.stringContaining('usage:') });
   });

@@ -1,23 +1,15 @@
 import { ClobClient } from '@polymarket/clob-client-v2';
 import { MATCHING_STREAM } from '@exchange/contracts';
 import { pgPool } from '@exchange/service-kit';
-import { purgeStream } from '@exchange/testing';
+import { purgeStream, until } from '@exchange/testing';
 import { getJson, json, type Json } from '../src/http';
+import { expectLedgerBalanced, units as u } from '../src/ledger';
 import { CLOB_MARKET, CLOB_MARKET_INFO, FEE_RATE, ORDER_BOOK, SAMPLING_MARKET, shapeErrors } from '../src/shapes';
 import { startStack, type Stack } from '../src/stack';
 import { Trader } from '../src/trader';
 
-const u = (decimal: string) => BigInt(Math.round(Number(decimal) * 1e6));
-
-async function until<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not reached in time`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** A change that crosses services (the engine's events, market-data's books, the gateway) on a loaded machine. */
+const PROPAGATION_MS = 20_000;
 
 /**
  * Market data over HTTP through the gateway: orders placed and cancelled through the trading API show
@@ -43,7 +35,7 @@ describe('market data through the gateway', () => {
     until(async () => {
       const b = await book(token);
       return ready(b) ? b : undefined;
-    }, `book of ${token}`);
+    }, PROPAGATION_MS, `book of ${token}`);
   const levels = (b: Json, side: 'bids' | 'asks') => b[side].map((l: Json) => `${l.size}@${l.price}`).join(' ');
   const place = async (trader: Trader, o: Parameters<Trader['order']>[0]) => {
     const result = await trader.request('POST', '/order', await trader.order(o));
@@ -89,15 +81,21 @@ describe('market data through the gateway', () => {
     await alice.deriveCredentials();
     await bob.deriveCredentials();
     client = new ClobClient({ host: stack.urls.clob, chain: 137 });
-    await until(async () => ((await get(`/markets/${otherConditionId}`)).status === 200 ? true : undefined), 'market-data knows the markets');
+    await until(async () => ((await get(`/markets/${otherConditionId}`)).status === 200 ? true : undefined), PROPAGATION_MS, 'market-data knows the markets');
     await until(
       async () => ((await alice.request('GET', `/balance-allowance?asset_type=CONDITIONAL&token_id=${yes}`)).status === 200 ? true : undefined),
+      PROPAGATION_MS,
       'the engine knows the market',
     );
-    await stack.admin('POST', '/admin/deposits', { address: alice.address, amount: '100' });
-    await stack.admin('POST', '/admin/deposits', { address: bob.address, amount: '100' });
-    expect((await alice.request('POST', '/split', { conditionId, amount: '50' })).status).toBe(200);
+    for (const trader of [alice, bob]) {
+      const deposited = await stack.admin('POST', '/admin/deposits', { address: trader.address, amount: '100' });
+      expect({ status: deposited.status, body: await json(deposited) }).toMatchObject({ status: 200, body: { collateral: { available: '100', reserved: '0' } } });
+    }
+    expect(await alice.request('POST', '/split', { conditionId, amount: '50' })).toMatchObject({ status: 200, body: { collateral: { available: '50', reserved: '0' } } });
+    await expectLedgerBalanced(stack);
   });
+  // Orders, trades and cancels move money: collateral and shares are conserved after each test.
+  afterEach(() => expectLedgerBalanced(stack));
   afterAll(() => stack?.stop());
 
   it('serves the CLOB form of a market with every field of SPEC.md, on the CLOB and the combined port', async () => {
@@ -145,7 +143,7 @@ describe('market data through the gateway', () => {
       const bad = await get(`/markets?next_cursor=${cursor}`);
       expect(bad).toMatchObject({ status: 400, body: { code: 'invalid_request', error: expect.stringContaining('next_cursor') } });
     }
-    expect((await get('/markets?limit=501')).status).toBe(400);
+    expect(await get('/markets?limit=501')).toEqual({ status: 400, body: { error: 'limit must be <= 500', code: 'invalid_request' } });
     // The catalog surface has no market list.
     expect((await get('/markets', stack.urls.catalog)).status).toBe(404);
   });
@@ -238,7 +236,7 @@ describe('market data through the gateway', () => {
     expect([levels(withNoBid, 'bids'), levels(withNoBid, 'asks')]).toEqual(['5@0.3 10@0.4', '5@0.6']);
     expect(levels(await book(yes), 'asks')).toEqual('5@0.7 10@0.6');
 
-    expect((await bob.request('DELETE', '/order', { orderID: bidId })).status).toBe(200);
+    expect(await bob.request('DELETE', '/order', { orderID: bidId })).toEqual({ status: 200, body: { canceled: [bidId], not_canceled: {} } });
     const afterCancel = await bookWhen(yes, (b) => b.bids.length === 0);
     expect(levels(afterCancel, 'asks')).toEqual('5@0.7 10@0.6');
     expect(levels(await book(no), 'asks')).toEqual('');
@@ -256,15 +254,20 @@ describe('market data through the gateway', () => {
     });
     expect((await post('/midpoints', [{ token_id: yes }])).body).toEqual({ [yes]: '0.5' });
     expect((await post('/spreads', [{ token_id: yes }, { token_id: no }])).body).toEqual({ [yes]: '0.6', [no]: '0.6' });
-    expect((await bob.request('DELETE', '/order', { orderID: noBidId })).status).toBe(200);
+    expect(await bob.request('DELETE', '/order', { orderID: noBidId })).toEqual({ status: 200, body: { canceled: [noBidId], not_canceled: {} } });
     await bookWhen(yes, (b) => b.asks.length === 1);
   });
 
   it('records trades: last trade prices per token (mirrored) and the price history', async () => {
     expect((await get(`/last-trade-price?token_id=${yes}`)).body).toEqual({ price: '0.5', side: '' });
     const started = Math.floor(Date.now() / 1000);
-    // Bob takes 5 of Alice's 10 YES at 0.60.
+    const holding = async (trader: Trader, query: string) => BigInt((await trader.request('GET', `/balance-allowance?${query}`)).body.balance);
+    const [bobCash, bobYes, aliceCash] = [await holding(bob, 'asset_type=COLLATERAL'), await holding(bob, `asset_type=CONDITIONAL&token_id=${yes}`), await holding(alice, 'asset_type=COLLATERAL')];
+    // Bob takes 5 of Alice's 10 YES at 0.60, paying a taker fee of 5 × 0.04 × 0.6 × 0.4 = 0.048; Alice gets a quarter of it back.
     await place(bob, { tokenId: yes, side: 'BUY', shares: u('5'), collateral: u('3') });
+    expect(await holding(bob, 'asset_type=COLLATERAL')).toBe(bobCash - u('3.048'));
+    expect(await holding(bob, `asset_type=CONDITIONAL&token_id=${yes}`)).toBe(bobYes + u('5'));
+    expect(await holding(alice, 'asset_type=COLLATERAL')).toBe(aliceCash + u('3.012'));
     const afterTrade = await bookWhen(yes, (b) => b.last_trade_price === '0.6');
     expect(levels(afterTrade, 'asks')).toEqual('5@0.6');
     expect((await get(`/last-trade-price?token_id=${yes}`)).body).toEqual({ price: '0.6', side: 'BUY' });
@@ -280,7 +283,7 @@ describe('market data through the gateway', () => {
     const history = await until(async () => {
       const h = await get(`/prices-history?market=${yes}&interval=1h&fidelity=1`);
       return h.body.history?.length ? h : undefined;
-    }, 'price history');
+    }, PROPAGATION_MS, 'price history');
     expect(history.status).toBe(200);
     const last = history.body.history.at(-1);
     expect(last.p).toBe(0.6);
@@ -314,10 +317,10 @@ describe('market data through the gateway', () => {
     const refilled = await until(async () => {
       const h = await get(`/prices-history?market=${yes}&interval=max&fidelity=1`);
       return h.body.history?.length ? h.body.history : undefined;
-    }, 'refilled price history');
+    }, PROPAGATION_MS, 'refilled price history');
     expect(refilled.at(-1).p).toBe(0.6);
     // Later events apply on top.
-    expect((await bob.request('DELETE', '/order', { orderID: bidId })).status).toBe(200);
+    expect(await bob.request('DELETE', '/order', { orderID: bidId })).toEqual({ status: 200, body: { canceled: [bidId], not_canceled: {} } });
     await bookWhen(yes, (b) => b.bids.length === 0);
   });
 
@@ -344,9 +347,9 @@ describe('market data through the gateway', () => {
     }
     const tooMany = Array.from({ length: 501 }, () => ({ token_id: yes }));
     for (const route of ['/books', '/prices', '/midpoints', '/spreads', '/last-trades-prices']) {
-      expect(await post(route, tooMany)).toMatchObject({ status: 400, body: { error: expect.stringContaining('at most 500') } });
-      expect((await post(route, [])).status).toBe(400);
-      expect((await post(route, { token_id: yes })).status).toBe(400);
+      expect(await post(route, tooMany)).toEqual({ status: 400, body: { error: 'at most 500 tokens per request', code: 'invalid_request' } });
+      expect(await post(route, [])).toEqual({ status: 400, body: { error: 'give at least one token', code: 'invalid_request' } });
+      expect(await post(route, { token_id: yes })).toEqual({ status: 400, body: { error: 'the body must be an array of {token_id, side?}', code: 'invalid_request' } });
     }
     expect((await post('/prices', Array.from({ length: 500 }, () => ({ token_id: yes })))).status).toBe(200);
     expect(await post('/batch-prices-history', { markets: Array.from({ length: 21 }, () => yes), interval: '1d' })).toMatchObject({

@@ -1,11 +1,11 @@
 import { Pool } from 'pg';
 import { toChecksumAddress } from '@exchange/chain';
+import { formatUnits } from '@exchange/contracts';
 import { until } from '@exchange/testing';
 import { json } from '../src/http';
+import { expectLedgerBalanced, units as u } from '../src/ledger';
 import { startStack, type Stack } from '../src/stack';
 import { Trader } from '../src/trader';
-
-const u = (decimal: string) => BigInt(Math.round(Number(decimal) * 1e6));
 
 /**
  * Two fresh wallets trade through the gateway over HTTP; every balance, fee and state is checked
@@ -20,11 +20,7 @@ describe('trading between two wallets through the gateway', () => {
   let yes: string;
   let no: string;
 
-  const expectBalanced = async () => {
-    const audit = await json(await stack.admin('GET', '/admin/ledger/audit'));
-    expect(audit).toMatchObject({ balanced: true, unbalancedMarkets: [] });
-    expect(BigInt(audit.collateral) + BigInt(audit.backing)).toBe(BigInt(audit.deposits) - BigInt(audit.withdrawals));
-  };
+  const expectBalanced = () => expectLedgerBalanced(stack);
   const balance = async (trader: Trader, token?: string) => {
     const query = token ? `?asset_type=CONDITIONAL&token_id=${token}` : '?asset_type=COLLATERAL';
     const response = await trader.request('GET', `/balance-allowance${query}`);
@@ -64,10 +60,14 @@ describe('trading between two wallets through the gateway', () => {
     await alice.deriveCredentials();
     await bob.deriveCredentials();
     // The engine learns of the market from the catalog's stream.
-    for (let i = 0; i < 100 && (await alice.request('GET', `/balance-allowance?asset_type=CONDITIONAL&token_id=${yes}`)).status !== 200; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await until(
+      async () => ((await alice.request('GET', `/balance-allowance?asset_type=CONDITIONAL&token_id=${yes}`)).status === 200 ? true : undefined),
+      20_000,
+      'the engine knows the market',
+    );
   });
+  // Every test moves money or could: collateral and shares are conserved after each.
+  afterEach(() => expectBalanced());
   afterAll(() => stack?.stop());
 
   it('derives the same credentials again for the same wallet and nonce', async () => {
@@ -145,7 +145,7 @@ describe('trading between two wallets through the gateway', () => {
     const sent = { ...order, order: { ...order.order, metadata: '', builder: '' } };
     const placed = await bob.request('POST', '/order', sent);
     expect(placed).toMatchObject({ status: 200, body: { success: true, status: 'live' } });
-    expect((await bob.request('DELETE', '/order', { orderID: placed.body.orderID })).body).toMatchObject({ canceled: [placed.body.orderID] });
+    expect(await bob.request('DELETE', '/order', { orderID: placed.body.orderID })).toEqual({ status: 200, body: { canceled: [placed.body.orderID], not_canceled: {} } });
   });
 
   it('applies a split or merge sent again under its reference once (a retry after a lost answer)', async () => {
@@ -204,7 +204,13 @@ describe('trading between two wallets through the gateway', () => {
         expect(refused).toEqual({ status: 400, body: { error: expect.stringMatching(/^orderID: /), code: 'invalid_request' } });
       }
       // A body (filters meant for /cancel-market-orders, say) is refused, cancelling nothing; before, everything.
-      for (const body of [{ market: conditionId }, [], 'x']) expect((await bob.request('DELETE', '/cancel-all', body)).status).toBe(400);
+      for (const [body, error] of [
+        [{ market: conditionId }, expect.stringContaining('cancel-all takes no body')],
+        [[], 'the body must be a JSON object'],
+        ['x', 'the body must be a JSON object'],
+      ] as const) {
+        expect(await bob.request('DELETE', '/cancel-all', body)).toEqual({ status: 400, body: { error, code: 'invalid_request' } });
+      }
       expect((await bob.request('DELETE', '/cancel-all', {})).body).toEqual({ canceled: [second.body.orderID], not_canceled: {} });
     } finally {
       await bob.deriveCredentials(0);
@@ -255,25 +261,153 @@ describe('trading between two wallets through the gateway', () => {
     await expectBalanced();
   });
 
+  /** A fresh wallet with credentials and `amount` of collateral. */
+  const funded = async (amount: string) => {
+    const trader = new Trader(stack.base);
+    await trader.deriveCredentials();
+    const deposited = await stack.admin('POST', '/admin/deposits', { address: trader.address, amount });
+    expect({ status: deposited.status, body: await json(deposited) }).toMatchObject({ status: 200, body: { collateral: { available: amount, reserved: '0' } } });
+    return trader;
+  };
+
+  it('places a batch of exactly 15 orders (the most POST /orders takes), one result each in the order given', async () => {
+    const erin = await funded('20');
+    // BUYs of 5 YES at 0.01 to 0.15: nothing rests on the ask side, so all 15 rest.
+    const orders = await Promise.all(
+      Array.from({ length: 15 }, (_, i) => erin.order({ tokenId: yes, side: 'BUY', shares: u('5'), collateral: u('5') * BigInt(i + 1) / 100n })),
+    );
+    const placed = await erin.request('POST', '/orders', orders);
+    expect(placed.status).toBe(200);
+    expect(placed.body).toHaveLength(15);
+    expect(placed.body.map((r: { success: boolean; status: string; errorMsg: string }) => [r.success, r.status, r.errorMsg])).toEqual(orders.map(() => [true, 'live', '']));
+    const ids: string[] = placed.body.map((r: { orderID: string }) => r.orderID);
+    expect(new Set(ids).size).toBe(15);
+    // Result i is order i: its price is the one signed in place i.
+    for (const [i, id] of ids.entries()) {
+      expect((await erin.request('GET', `/data/order/${id}`)).body).toMatchObject({ id, status: 'LIVE', price: formatUnits((i + 1) * 10_000), original_size: '5' });
+    }
+    // 5 × (0.01 + ... + 0.15) = 6.00 held for them.
+    expect((await account(erin)).collateral).toEqual({ available: '14', reserved: '6' });
+    expect(await erin.request('POST', '/orders', [])).toEqual({
+      status: 400,
+      body: { error: 'Invalid order payload: expected 1 to 15 orders, got none', code: 'invalid_request' },
+    });
+    const cancelled = await erin.request('DELETE', '/cancel-all', {});
+    expect(cancelled.status).toBe(200);
+    expect([...cancelled.body.canceled].sort()).toEqual([...ids].sort());
+    expect((await account(erin)).collateral).toEqual({ available: '20', reserved: '0' });
+  });
+
+  it('takes only post-only orders and cancels in post-only mode, refusing the rest with post_only_mode and a retry time', async () => {
+    const mia = await funded('20');
+    const tom = await funded('10');
+    expect(await mia.request('POST', '/split', { conditionId, amount: '10' })).toMatchObject({ status: 200 });
+    const ask = await mia.request('POST', '/order', await mia.order({ tokenId: yes, side: 'SELL', shares: u('5'), collateral: u('3') }));
+    expect(ask.body).toMatchObject({ success: true, status: 'live' });
+    const tomBefore = await account(tom);
+
+    const on = await stack.admin('POST', '/admin/post-only-mode', { enabled: true, retryAfterSeconds: 60 });
+    expect({ status: on.status, body: await json(on) }).toEqual({ status: 200, body: { enabled: true, until: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) } });
+    try {
+      // An order that would take the ask: refused whole, with the spec's error body and Retry-After.
+      const crossing = await tom.send('POST', '/order', await tom.order({ tokenId: yes, side: 'BUY', shares: u('5'), collateral: u('3') }));
+      const refused = await json(crossing);
+      expect(crossing.status).toBe(503);
+      expect(refused).toMatchObject({
+        success: false,
+        error: 'post-only mode: only post-only orders and cancels are allowed',
+        errorMsg: 'post-only mode: only post-only orders and cancels are allowed',
+        code: 'post_only_mode',
+        retry_after_seconds: expect.any(Number),
+      });
+      expect(Number.isInteger(refused.retry_after_seconds)).toBe(true);
+      expect(refused.retry_after_seconds).toBeGreaterThanOrEqual(1);
+      expect(refused.retry_after_seconds).toBeLessThanOrEqual(60);
+      expect(crossing.headers.get('retry-after')).toBe(String(refused.retry_after_seconds));
+      // Not post-only, even resting, is refused; in a batch, in its own result.
+      const batch = await tom.request('POST', '/orders', [await tom.order({ tokenId: yes, side: 'BUY', shares: u('5'), collateral: u('1') })]);
+      expect(batch.body).toEqual([expect.objectContaining({ success: false, code: 'post_only_mode', retry_after_seconds: expect.any(Number) })]);
+
+      // A post-only order that rests is taken; one that would cross is refused as crossing.
+      const resting = await tom.request('POST', '/order', await tom.order({ tokenId: yes, side: 'BUY', shares: u('5'), collateral: u('2.5'), postOnly: true }));
+      expect(resting).toMatchObject({ status: 200, body: { success: true, status: 'live', errorMsg: '' } });
+      const crossingPostOnly = await tom.request('POST', '/order', await tom.order({ tokenId: yes, side: 'BUY', shares: u('5'), collateral: u('3'), postOnly: true }));
+      expect(crossingPostOnly).toMatchObject({
+        status: 400,
+        body: { success: false, code: 'INVALID_POST_ONLY_ORDER', errorMsg: 'invalid post-only order: order crosses book', error: 'invalid post-only order: order crosses book' },
+      });
+      expect((await account(tom)).collateral).toEqual({ available: '7.5', reserved: '2.5' });
+      // Cancels are taken.
+      expect(await tom.request('DELETE', '/order', { orderID: resting.body.orderID })).toEqual({ status: 200, body: { canceled: [resting.body.orderID], not_canceled: {} } });
+      expect(await account(tom)).toEqual(tomBefore);
+    } finally {
+      const off = await stack.admin('POST', '/admin/post-only-mode', { enabled: false, retryAfterSeconds: 0 });
+      expect({ status: off.status, body: await json(off) }).toEqual({ status: 200, body: { enabled: false, until: null } });
+    }
+    await expectBalanced();
+
+    // Off again, the same crossing order trades: 5 at 0.60 and a taker fee of 5 × 0.04 × 0.6 × 0.4 = 0.048.
+    const taken = await tom.request('POST', '/order', await tom.order({ tokenId: yes, side: 'BUY', shares: u('5'), collateral: u('3') }));
+    expect(taken).toMatchObject({ status: 200, body: { success: true, status: 'matched', makingAmount: '3.048', takingAmount: '5' } });
+    expect(await balance(tom)).toBe(String(u('10') - u('3.048')));
+    expect(await balance(tom, yes)).toBe(String(u('5')));
+    // Mia: 10 left after the split, 3 from the sale and a quarter of the fee back (0.012).
+    expect(await balance(mia)).toBe(String(u('13.012')));
+    expect(await balance(mia, yes)).toBe(String(u('5')));
+  });
+
+  it('lists the trades after a time (GET /data/trades?after=, unix seconds, exclusive)', async () => {
+    const [trade] = (await bob.request('GET', `/data/trades?market=${conditionId}`)).body.data;
+    expect(trade).toBeDefined();
+    const matchedMs = Date.parse(trade.match_time);
+    expect(matchedMs).toBeGreaterThan(0);
+    const [floor, ceil] = [Math.floor(matchedMs / 1000), Math.ceil(matchedMs / 1000)];
+    const ids = async (query: string) => {
+      const listed = await bob.request('GET', `/data/trades?${query}`);
+      expect(listed.status).toBe(200);
+      return listed.body.data.map((t: { id: string }) => t.id);
+    };
+    expect(await ids(`after=${floor - 1}`)).toEqual([trade.id]);
+    expect(await ids(`after=${ceil}`)).toEqual([]);
+    expect(await ids(`after=${floor - 1}&before=${ceil + 1}`)).toEqual([trade.id]);
+    expect(await ids(`after=${floor - 1}&before=${floor}`)).toEqual([]);
+    expect(await ids(`after=${Math.floor(Date.now() / 1000) + 60}`)).toEqual([]);
+    for (const after of ['-1', 'soon', '100000000000']) {
+      expect(await bob.request('GET', `/data/trades?after=${after}`)).toMatchObject({ status: 400, body: { code: 'invalid_request', error: expect.stringContaining('after') } });
+    }
+  });
+
   it('cancels, merges, resolves, redeems and withdraws with the ledger balanced throughout', async () => {
+    // Balances as the earlier tests left them: each figure below is derived from these.
+    const [bobBefore, bobYes, aliceBefore, aliceYes, aliceNo] = (
+      await Promise.all([balance(bob), balance(bob, yes), balance(alice), balance(alice, yes), balance(alice, no)])
+    ).map(BigInt) as [bigint, bigint, bigint, bigint, bigint];
+    expect((await account(bob)).collateral).toEqual({ available: formatUnits(Number(bobBefore)), reserved: '0' });
     const resting = await bob.request('POST', '/order', await bob.order({ tokenId: no, side: 'BUY', shares: u('10'), collateral: u('3') }));
     expect(resting.body.status).toBe('live');
     // Reserved: 3.00 for the shares. Not the 10 × 0.04 × 0.3 × 0.7 = 0.084 it could have owed as a taker:
     // resting, it is a maker, and makers pay no fee on this market's taker-only schedule.
     // The balance is the whole of it, the 3.00 its open order holds included, as upstream's.
-    expect(await balance(bob)).toBe('93904000');
-    expect((await account(bob)).collateral).toEqual({ available: '90.904', reserved: '3' });
+    expect(BigInt(await balance(bob))).toBe(bobBefore);
+    expect((await account(bob)).collateral).toEqual({ available: formatUnits(Number(bobBefore - u('3'))), reserved: '3' });
     const open = await bob.request('GET', '/data/orders');
     expect(open.body.data.map((o: { id: string }) => o.id)).toEqual([resting.body.orderID]);
     const cancel = await bob.request('DELETE', '/order', { orderID: resting.body.orderID });
     expect(cancel.body).toEqual({ canceled: [resting.body.orderID], not_canceled: {} });
-    expect(await balance(bob)).toBe('93904000');
-    expect((await account(bob)).collateral).toEqual({ available: '93.904', reserved: '0' });
+    expect(BigInt(await balance(bob))).toBe(bobBefore);
+    expect((await account(bob)).collateral).toEqual({ available: formatUnits(Number(bobBefore)), reserved: '0' });
     await expectBalanced();
 
-    expect((await alice.request('POST', '/merge', { conditionId, amount: '40' })).status).toBe(200);
-    expect(await balance(alice)).toBe('96024000');
-    expect((await alice.request('POST', '/merge', { conditionId, amount: '1' })).status).toBe(400);
+    // Alice merges every pair she holds; one more is refused.
+    const pairs = aliceYes < aliceNo ? aliceYes : aliceNo;
+    expect(pairs).toBeGreaterThan(0n);
+    expect(await alice.request('POST', '/merge', { conditionId, amount: formatUnits(Number(pairs)) })).toMatchObject({ status: 200, body: { replayed: false } });
+    expect(BigInt(await balance(alice))).toBe(aliceBefore + pairs);
+    expect(await alice.request('POST', '/merge', { conditionId, amount: '1' })).toEqual({
+      status: 400,
+      body: { error: 'not enough available shares of both outcomes', code: 'insufficient_balance' },
+    });
+    expect(BigInt(await balance(alice))).toBe(aliceBefore + pairs);
     await expectBalanced();
 
     const unknown = await stack.admin('POST', `/admin/markets/${conditionId}/resolve`, { winningOutcome: 'Maybe' });
@@ -283,11 +417,13 @@ describe('trading between two wallets through the gateway', () => {
     });
     const resolved = await stack.admin('POST', `/admin/markets/${conditionId}/resolve`, { winningOutcome: 'Yes' });
     expect(await json(resolved)).toMatchObject({ conditionId, winningOutcome: 0 });
+    // YES won: each YES share pays 1, each NO share nothing.
     expect((await bob.request('POST', '/redeem', { conditionId })).status).toBe(200);
-    expect(await balance(bob)).toBe('103904000');
+    expect(BigInt(await balance(bob))).toBe(bobBefore + bobYes);
+    expect(await balance(bob, yes)).toBe('0');
     expect((await alice.request('POST', '/redeem', { conditionId })).status).toBe(200);
-    expect(await balance(alice)).toBe('96024000');
-    expect(await balance(alice, no)).toBe('0');
+    expect(BigInt(await balance(alice))).toBe(aliceBefore + pairs + (aliceYes - pairs));
+    expect([await balance(alice, yes), await balance(alice, no)]).toEqual(['0', '0']);
     await expectBalanced();
 
     const late = await alice.request('POST', '/order', await alice.order({ tokenId: yes, side: 'BUY', shares: u('5'), collateral: u('2.5') }));
@@ -310,8 +446,12 @@ describe('trading between two wallets through the gateway', () => {
     const closedEvents = await json(await fetch(`${stack.base}/events?closed=true&slug=rain-lisbon-friday`));
     expect(closedEvents.map((e: { slug: string }) => e.slug)).toEqual(['rain-lisbon-friday']);
 
-    expect((await stack.admin('POST', '/admin/withdrawals', { address: bob.address, amount: '200' })).status).toBe(400);
-    expect((await stack.admin('POST', '/admin/withdrawals', { address: bob.address, amount: '103.904' })).status).toBe(200);
+    const bobAll = bobBefore + bobYes;
+    const tooMuch = await stack.admin('POST', '/admin/withdrawals', { address: bob.address, amount: formatUnits(Number(bobAll + 1n)) });
+    expect({ status: tooMuch.status, body: await json(tooMuch) }).toEqual({ status: 400, body: { error: 'not enough available collateral', code: 'insufficient_balance' } });
+    expect(BigInt(await balance(bob))).toBe(bobAll);
+    const withdrawn = await stack.admin('POST', '/admin/withdrawals', { address: bob.address, amount: formatUnits(Number(bobAll)) });
+    expect({ status: withdrawn.status, body: await json(withdrawn) }).toMatchObject({ status: 200, body: { replayed: false, collateral: { available: '0', reserved: '0' } } });
     expect(await balance(bob)).toBe('0');
     await expectBalanced();
   });
@@ -334,7 +474,8 @@ describe('trading between two wallets through the gateway', () => {
     }
     const unbound = await stack.admin('GET', `/admin/wallets/0x${'7d'.repeat(20)}`);
     expect({ status: unbound.status, body: await json(unbound) }).toMatchObject({ status: 404, body: { code: 'wallet_not_found' } });
-    expect((await stack.admin('GET', '/admin/wallets/nope')).status).toBe(400);
+    const badWallet = await stack.admin('GET', '/admin/wallets/nope');
+    expect({ status: badWallet.status, body: await json(badWallet) }).toMatchObject({ status: 400, body: { code: 'invalid_request', error: expect.any(String) } });
     const keyless = `0x${'7c'.repeat(20)}`;
     expect(await bind({ wallet: keyless, owner: keyless })).toMatchObject({ status: 400, body: { code: 'invalid_request' } });
     // Alice has API keys: her address is her own account, not a contract wallet someone else's keys could take over.
@@ -369,9 +510,14 @@ describe('trading between two wallets through the gateway', () => {
 
   it("shows the operator an account and the journal of money moves, newest first, with filters", async () => {
     const dave = new Trader(stack.base);
-    await stack.admin('POST', '/admin/deposits', { address: dave.address, amount: '7.25', reference: 'wire-dave-1' });
-    await stack.admin('POST', '/admin/deposits', { address: dave.address, amount: '0.75' });
-    await stack.admin('POST', '/admin/withdrawals', { address: dave.address, amount: '3', reference: 'payout-dave-1' });
+    for (const [route, amount, reference] of [
+      ['deposits', '7.25', 'wire-dave-1'],
+      ['deposits', '0.75', undefined],
+      ['withdrawals', '3', 'payout-dave-1'],
+    ] as const) {
+      const moved = await stack.admin('POST', `/admin/${route}`, { address: dave.address, amount, reference });
+      expect({ status: moved.status, body: await json(moved) }).toMatchObject({ status: 200, body: { replayed: false } });
+    }
 
     const account = await stack.admin('GET', `/admin/accounts/${dave.address.toLowerCase()}`);
     expect(await json(account)).toEqual({ address: dave.address, collateral: { available: '5', reserved: '0' }, positions: [] });
@@ -405,8 +551,10 @@ describe('trading between two wallets through the gateway', () => {
       expect(refused.status).toBe(400);
       expect(await json(refused)).toMatchObject({ code: 'invalid_request' });
     }
-    expect((await stack.admin('GET', '/admin/accounts/0x12')).status).toBe(400);
-    expect((await fetch(`${stack.base}/admin/money-moves`)).status).toBe(401);
+    const badAddress = await stack.admin('GET', '/admin/accounts/0x12');
+    expect({ status: badAddress.status, body: await json(badAddress) }).toMatchObject({ status: 400, body: { code: 'invalid_request', error: expect.any(String) } });
+    const anonymous = await fetch(`${stack.base}/admin/money-moves`);
+    expect({ status: anonymous.status, body: await json(anonymous) }).toMatchObject({ status: 401, body: { code: 'unauthorized', error: expect.any(String) } });
   });
 
   it('refuses unsigned, stale and malformed requests with 401 or 400 and the error body', async () => {
@@ -420,7 +568,7 @@ describe('trading between two wallets through the gateway', () => {
     const forged = await bob.order({ tokenId: yes, side: 'BUY', shares: u('5'), collateral: u('2.5') });
     forged.order.makerAmount = '2600000';
     expect(await bob.request('POST', '/order', forged)).toMatchObject({ status: 400, body: { errorMsg: 'invalid signature' } });
-    expect((await bob.request('GET', '/data/trades?next_cursor=%%%')).status).toBe(400);
+    expect(await bob.request('GET', '/data/trades?next_cursor=%%%')).toEqual({ status: 400, body: { error: 'next_cursor must be a cursor returned by a previous page (base64 offset)', code: 'invalid_request' } });
   });
 
   it('answers the balance refresh of upstream clients (GET /balance-allowance/update, PUT /balance-allowance) as the balance read', async () => {
@@ -430,7 +578,11 @@ describe('trading between two wallets through the gateway', () => {
       expect(await bob.request('GET', `/balance-allowance/update${query}`)).toEqual(read);
       expect(await bob.request('PUT', `/balance-allowance${query}`)).toEqual(read);
     }
-    expect((await bob.request('GET', '/balance-allowance/update?asset_type=GOLD')).status).toBe(400);
-    expect((await fetch(`${stack.base}/balance-allowance/update?asset_type=COLLATERAL`)).status).toBe(401);
+    expect(await bob.request('GET', '/balance-allowance/update?asset_type=GOLD')).toEqual({
+      status: 400,
+      body: { error: 'asset_type must be COLLATERAL or CONDITIONAL', code: 'invalid_request' },
+    });
+    const anonymous = await fetch(`${stack.base}/balance-allowance/update?asset_type=COLLATERAL`);
+    expect({ status: anonymous.status, body: await json(anonymous) }).toMatchObject({ status: 401, body: { code: 'unauthorized', error: expect.any(String) } });
   });
 });
