@@ -47,7 +47,8 @@ export class MatchingOutboxStore implements OutboxStore {
       this.loaded = true;
     }
     const rows = await this.pool.query<{ id: string; subject: string; payload: string }>(
-      'SELECT id::text, subject, payload FROM outbox WHERE id > $2::bigint ORDER BY id LIMIT $1',
+      // By outbox.id: a bare `id` is the text output column, and ids 9, 10, 100 came out as 10, 100, 9.
+      'SELECT id::text, subject, payload FROM outbox WHERE id > $2::bigint ORDER BY outbox.id LIMIT $1',
       [limit, String(this.published)],
     );
     return rows.rows.map((r) => ({ id: BigInt(r.id), subject: r.subject, json: r.payload }));
