@@ -1,109 +1,166 @@
 import { connect, type NatsConnection } from 'nats';
-import { deleteStreams, readStream, TEST_NATS_URL, testPrefix } from '@exchange/testing';
-import { OutboxRelay, type OutboxRecord, type OutboxStore } from '../src/jetstream/outbox-relay';
+import { Client, type Pool } from 'pg';
+import { databaseRelay, deleteStreams, eventually, readStream, sleep, TEST_NATS_URL, testPrefix, type DatabaseRelay } from '@exchange/testing';
+import { pgPool } from '../src/database/pg-pool';
+import { OutboxRelay } from '../src/jetstream/outbox-relay';
 import { ensureStream } from '../src/jetstream/streams';
+import { createOutboxDatabase, PgOutboxStore, type OutboxDatabase } from './support/pg-outbox';
 
-/** An outbox table kept in memory: the relay's contract with a service's database. */
-class MemoryOutbox implements OutboxStore {
-  rows: (OutboxRecord & { published: boolean })[] = [];
-  failMarking = false;
-  polls = 0;
+/** How the relay's store names its connections, for the server to end them in an outage. */
+const STORE_APPLICATION = 'outbox-relay-test-store';
 
-  add(subject: string, payload: unknown) {
-    this.rows.push({ id: BigInt(this.rows.length + 1), subject, payload, published: false });
-  }
-  /** A row whose writer already has the payload's JSON text. */
-  addJson(subject: string, json: string) {
-    this.rows.push({ id: BigInt(this.rows.length + 1), subject, json, published: false });
-  }
-  async pending(limit: number) {
-    this.polls++;
-    return this.rows.filter((r) => !r.published).slice(0, limit);
-  }
-  async markPublished(ids: bigint[]) {
-    if (this.failMarking) throw new Error('database unavailable');
-    for (const row of this.rows) if (ids.includes(row.id)) row.published = true;
-  }
-}
-
-describe('OutboxRelay on real JetStream', () => {
-  const prefix = testPrefix('outbox');
-  /** A stream of its own for the fast-path test, which reads the whole stream. */
-  const fastPrefix = testPrefix('offer');
+describe('OutboxRelay on a real PostgreSQL outbox table and real JetStream', () => {
+  const prefixes: string[] = [];
   let nc: NatsConnection;
+  let db: OutboxDatabase;
+  /** The relay's way to the database, which a test cuts. */
+  let link: DatabaseRelay;
+  /** The relay's store's pool, through `link`. */
+  let storePool: Pool;
+  let linkOpen = false;
+
+  /** A stream of the test's own (tests read whole streams). */
+  const aStream = async (label: string) => {
+    const prefix = testPrefix(label);
+    prefixes.push(prefix);
+    await ensureStream(nc, prefix, { name: 'TEST', subjects: 'test.evt.>' });
+    return prefix;
+  };
+  const values = async (prefix: string) => (await readStream(prefix, 'TEST')).map((m) => m.data);
+
+  /**
+   * The database goes away for the relay's store: new connections are refused and the server ends the
+   * open ones. Answers once every connection through the link is gone.
+   */
+  const cutDatabase = async () => {
+    linkOpen = false;
+    const closed = link.close();
+    await db.pool.query(
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1',
+      [STORE_APPLICATION],
+    );
+    await closed;
+  };
+  /** The database is back for the relay's store. */
+  const restoreDatabase = async () => {
+    if (linkOpen) return;
+    await link.open();
+    linkOpen = true;
+  };
 
   beforeAll(async () => {
     nc = await connect({ servers: TEST_NATS_URL });
-    await ensureStream(nc, prefix, { name: 'TEST', subjects: 'test.evt.>' });
-    await ensureStream(nc, fastPrefix, { name: 'TEST', subjects: 'test.evt.>' });
+    db = await createOutboxDatabase('outbox');
+    link = await databaseRelay(db.url);
+    await restoreDatabase();
+    storePool = pgPool('outbox-store', { connectionString: link.url, max: 2, application_name: STORE_APPLICATION, connectionTimeoutMillis: 5_000 });
   });
+  beforeEach(() => db.truncate());
   afterAll(async () => {
-    await nc.close();
-    await deleteStreams(prefix);
-    await deleteStreams(fastPrefix);
+    await storePool?.end();
+    await link?.close();
+    await db?.drop();
+    await nc?.close();
+    for (const prefix of prefixes) await deleteStreams(prefix);
   });
 
-  it('publishes pending rows in order and marks them, payloads as values or as JSON text', async () => {
-    const store = new MemoryOutbox();
-    for (let i = 0; i < 1_200; i++) {
-      if (i % 2) store.addJson(`test.evt.n${i % 3}`, `{"i":${i}}`);
-      else store.add(`test.evt.n${i % 3}`, { i });
-    }
+  it('publishes pending rows in id order and marks them, payloads as values or as JSON text', async () => {
+    const prefix = await aStream('outbox');
+    const rows = await db.write(
+      [...Array(1_200).keys()].map((i) => (i % 2 ? { subject: `test.evt.n${i % 3}`, json: `{"i":${i}}` } : { subject: `test.evt.n${i % 3}`, payload: { i } })),
+    );
+    expect(rows).toHaveLength(1_200);
+    const store = new PgOutboxStore(storePool);
     await new OutboxRelay(nc, prefix, store).kick();
     const messages = await readStream(prefix, 'TEST');
     expect(messages.map((m) => (m.data as { i: number }).i)).toEqual([...Array(1_200).keys()]);
-    expect(messages[1]!.subject).toBe('test.evt.n1');
-    expect(store.rows.every((r) => r.published)).toBe(true);
+    expect(messages.slice(0, 3).map((m) => m.subject)).toEqual(['test.evt.n0', 'test.evt.n1', 'test.evt.n2']);
+    expect(await db.unpublished()).toEqual([]);
+    // Batches of 500, each read from the table: 500, 500, then 200 (short: nothing more pending).
+    expect(store.polls).toBe(3);
   });
 
-  it('republishes after a failed mark without duplicating in the stream', async () => {
-    const before = (await readStream(prefix, 'TEST')).length;
-    const store = new MemoryOutbox();
-    store.rows = [{ id: 5_000n, subject: 'test.evt.once', payload: { once: true }, published: false }];
-    store.failMarking = true;
+  it('publishes again after its mark failed with the database gone, and the stream keeps the message once', async () => {
+    const prefix = await aStream('mark');
+    const [row] = await db.write([{ subject: 'test.evt.once', payload: { once: true } }]);
+    const store = new PgOutboxStore(storePool);
+    // The database goes away between the stream's acknowledgement and the mark.
+    store.beforeMark = async () => {
+      store.beforeMark = undefined;
+      await cutDatabase();
+    };
     const relay = new OutboxRelay(nc, prefix, store);
+    try {
+      await relay.kick();
+      expect(store.beforeMark).toBeUndefined();
+      expect(await values(prefix)).toEqual([{ once: true }]);
+      expect(await db.unpublished()).toEqual([row!.id]);
+      // While the database stays away, a drain fails at its read and publishes nothing more.
+      await relay.kick();
+      expect(await db.unpublished()).toEqual([row!.id]);
+    } finally {
+      await restoreDatabase();
+    }
     await relay.kick();
-    expect(store.rows[0]!.published).toBe(false);
-    store.failMarking = false;
-    await relay.kick();
-    expect(store.rows[0]!.published).toBe(true);
-    expect((await readStream(prefix, 'TEST')).length).toBe(before + 1);
+    expect(await db.unpublished()).toEqual([]);
+    // Published twice with one message id: the stream's duplicate window dropped the second.
+    expect(await values(prefix)).toEqual([{ once: true }]);
+  });
+
+  it('polls through a database outage and publishes what was committed meanwhile once the database is back', async () => {
+    const prefix = await aStream('dbout');
+    await db.write([{ subject: 'test.evt.a', payload: { i: 0 } }]);
+    const relay = new OutboxRelay(nc, prefix, new PgOutboxStore(storePool), 100);
+    relay.start();
+    try {
+      await eventually(async () => (await db.unpublished()).length === 0, 'the first row published');
+      await cutDatabase();
+      // Committed by a writer that still reaches the database; the relay's polls fail meanwhile.
+      await db.write([1, 2, 3].map((i) => ({ subject: 'test.evt.a', payload: { i } })));
+      await sleep(500);
+      expect(await values(prefix)).toEqual([{ i: 0 }]);
+      await restoreDatabase();
+      await eventually(async () => (await db.unpublished()).length === 0, 'the rows committed during the outage published');
+    } finally {
+      await restoreDatabase();
+      await relay.stop();
+    }
+    expect(await values(prefix)).toEqual([0, 1, 2, 3].map((i) => ({ i })));
   });
 
   it('publishes offered rows in order, after what a poll found, without publishing any twice', async () => {
-    const store = new MemoryOutbox();
-    store.add('test.evt.a', { i: 0 });
-    store.add('test.evt.a', { i: 1 });
-    const relay = new OutboxRelay(nc, fastPrefix, store);
+    const prefix = await aStream('offer');
+    await db.write([0, 1].map((i) => ({ subject: 'test.evt.a', payload: { i } })));
+    const store = new PgOutboxStore(storePool);
+    const relay = new OutboxRelay(nc, prefix, store);
     // Row 2 was committed and offered before the first poll ran: the poll finds it, the offer is skipped.
-    store.add('test.evt.a', { i: 2 });
-    await relay.offer([store.rows[2]!]);
-    store.add('test.evt.a', { i: 3 });
-    store.add('test.evt.a', { i: 4 });
-    await relay.offer([store.rows[3]!, store.rows[4]!]);
-    const messages = await readStream(fastPrefix, 'TEST');
-    expect(messages.map((m) => (m.data as { i: number }).i)).toEqual([0, 1, 2, 3, 4]);
-    // Rows 3 and 4 went out from the offer, not from reading the store again.
+    await relay.offer(await db.write([{ subject: 'test.evt.a', payload: { i: 2 } }]));
+    await relay.offer(await db.write([3, 4].map((i) => ({ subject: 'test.evt.a', payload: { i } }))));
+    expect(await values(prefix)).toEqual([0, 1, 2, 3, 4].map((i) => ({ i })));
+    // Rows 3 and 4 went out from the offer, not from reading the table again; and they are marked.
     expect(store.polls).toBe(1);
+    expect(await db.unpublished()).toEqual([]);
   });
 
   it('publishes a row that committed after a row with a higher id was published (concurrent writers)', async () => {
-    const latePrefix = testPrefix('late');
-    await ensureStream(nc, latePrefix, { name: 'TEST', subjects: 'test.evt.>' });
+    const prefix = await aStream('late');
+    const slow = new Client({ connectionString: db.url });
+    await slow.connect();
     try {
-      const store = new MemoryOutbox();
-      store.add('test.evt.a', { i: 1 });
-      store.add('test.evt.a', { i: 2 });
-      // Row 1's transaction has not committed yet: the store does not show it.
-      const [first] = store.rows.splice(0, 1);
-      const relay = new OutboxRelay(nc, latePrefix, store);
+      // The first writer takes the lower id, then commits after the second writer's row went out.
+      await slow.query('BEGIN');
+      const [first] = await db.write([{ subject: 'test.evt.a', payload: { i: 1 } }], slow);
+      const [second] = await db.write([{ subject: 'test.evt.a', payload: { i: 2 } }]);
+      expect(first!.id).toBeLessThan(second!.id);
+      const relay = new OutboxRelay(nc, prefix, new PgOutboxStore(storePool));
       await relay.kick();
-      store.rows.unshift(first!);
+      expect(await values(prefix)).toEqual([{ i: 2 }]);
+      await slow.query('COMMIT');
       await relay.kick();
-      expect((await readStream(latePrefix, 'TEST')).map((m) => (m.data as { i: number }).i)).toEqual([2, 1]);
-      expect(store.rows.every((r) => r.published)).toBe(true);
+      expect(await values(prefix)).toEqual([{ i: 2 }, { i: 1 }]);
+      expect(await db.unpublished()).toEqual([]);
     } finally {
-      await deleteStreams(latePrefix);
+      await slow.end();
     }
   });
 });

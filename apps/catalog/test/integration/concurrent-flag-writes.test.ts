@@ -65,7 +65,11 @@ describe('concurrent writes of flags (real PostgreSQL, NATS and JetStream)', () 
     });
     expect(await reopen()).toMatchObject({ ok: false, status: 409, body: { code: 'market_resolved' } });
     expect((await catalog.data('catalog.markets.get.v1', { id: market.id })).closed).toBe(true);
-    const announced = await snapshots(market.conditionId);
+    // The outbox publishes after the commit: the closing's announcement may trail the read above.
+    const announced = await until(async () => {
+      const found = await snapshots(market.conditionId);
+      return found.at(-1)?.updatedAt === closed.updatedAt ? found : undefined;
+    }, 10_000, "the resolution's announcement as the last one");
     expect(announced.at(-1)).toMatchObject({ closed: true, acceptingOrders: false, updatedAt: closed.updatedAt });
   });
 });

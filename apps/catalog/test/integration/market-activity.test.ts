@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import { JSONCodec, type Subscription } from 'nats';
 import { ok, type CatalogEvent, type MarketActivity, type MarketActivityPage } from '@exchange/contracts';
 import { prefixed } from '@exchange/service-kit';
-import { until } from '@exchange/testing';
+import { sleep, until } from '@exchange/testing';
 import { aMarket, anEvent } from '../support/builders';
 import { startCatalog, type CatalogUnderTest } from '../support/catalog-harness';
 
@@ -55,7 +55,7 @@ describe("markets' and events' volume and liquidity from market-data (real Postg
 
   it("stores each market's measures and each event's sums, and sorts events by them", async () => {
     // Market-data is not up yet: the catalog serves what it has and tries again.
-    await new Promise((r) => setTimeout(r, 1_500));
+    await sleep(1_500);
     expect(await stored()).toEqual([`${small.id}:0:0`, `${large.id}:0:0`]);
 
     set(small.markets[0]!, '5000000', '1000000');
@@ -79,7 +79,7 @@ describe("markets' and events' volume and liquidity from market-data (real Postg
     const before = await catalog.data('catalog.events.get.v1', { id: small.id });
     marketData?.unsubscribe();
     set(small.markets[0]!, '1', '1');
-    await new Promise((r) => setTimeout(r, 2_500));
+    await sleep(2_500);
     expect(await stored()).toEqual([`${small.id}:35000000:1000000`, `${large.id}:20000000:0`]);
     answerAsMarketData();
     await until(async () => ((await stored())[0] === `${small.id}:30000001:1` ? true : undefined), 10_000);

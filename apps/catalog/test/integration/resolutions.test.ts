@@ -8,13 +8,11 @@ import {
   type MarketSnapshot,
 } from '@exchange/contracts';
 import { prefixed, streamName } from '@exchange/service-kit';
-import { readStream, until } from '@exchange/testing';
+import { readStream, sleep, until } from '@exchange/testing';
 import { aMarket, anEvent } from '../support/builders';
 import { startCatalog, type CatalogUnderTest } from '../support/catalog-harness';
 
 const codec = JSONCodec();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 
 describe('resolutions reach the catalog (real PostgreSQL, NATS and JetStream)', () => {
   let catalog: CatalogUnderTest;

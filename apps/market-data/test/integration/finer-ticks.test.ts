@@ -1,5 +1,5 @@
 import { ok } from '@exchange/contracts';
-import { until } from '@exchange/testing';
+import { sleep, until } from '@exchange/testing';
 import { aMarketSnapshot, aTrade, startMarketData, u, type MarketDataUnderTest } from '../support/market-data-harness';
 
 describe('a market of 0.01 ticks trading past 0.96 or 0.04 asks the catalog for 0.001 ticks (real PostgreSQL, Redis, NATS)', () => {
@@ -36,7 +36,7 @@ describe('a market of 0.01 ticks trading past 0.96 or 0.04 asks the catalog for 
       ]),
     );
     // The market at 0.96 exactly, the fine one and the repeats asked nothing more.
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300);
     expect(asked).toHaveLength(2);
   });
 });

@@ -125,6 +125,8 @@ describe('market-data (real PostgreSQL, Redis, NATS and JetStream)', () => {
     expect(await md.data('marketdata.spreads.v1', [{ token_id: yes }, { token_id: no }])).toEqual({ [yes!]: '0.2', [no!]: '0.2' });
     const books = await md.data('marketdata.books.v1', [{ token_id: yes }, { token_id: no }]);
     expect(books.map((b) => b.hash)).toEqual([book.hash, noBook.hash]);
+    const repeated = await md.data('marketdata.books.v1', [{ token_id: no }, { token_id: yes }, { token_id: no }, { token_id: yes }]);
+    expect(repeated.map((b) => b.asset_id)).toEqual([no, yes]);
     // The same answers, pre-rendered in Redis for the gateway.
     const quote = await until(async () => {
       const q = await md.redis.hgetall(hotMetadataKeys.quote(md.prefix, no!));
@@ -357,10 +359,11 @@ describe('market-data (real PostgreSQL, Redis, NATS and JetStream)', () => {
         { type: 'trade', data: aTrade({ conditionId: burst.conditionId, tokenId: burst.tokenIds[0]!, price: u('0.5'), matchTime: matchTime + i }) },
       ]);
     }
+    // 300 batches behind the paced flushes: more than the default wait on a loaded machine.
     const quote = await until(async () => {
       const q = await md.redis.hget(hotMetadataKeys.quote(md.prefix, burst.tokenIds[0]!), 'book');
       return q && JSON.parse(q).bids.at(-1)?.size === String(count) ? JSON.parse(q) : undefined;
-    });
+    }, 60_000, 'the last quote of the burst in Redis');
     expect(quote.bids).toEqual([{ price: '0.01', size: String(count) }]);
     const history = await md.data('marketdata.batch-prices-history.v1', { markets: [burst.tokenIds[0]!], interval: 'max', fidelity: 1 });
     expect(history.history[burst.tokenIds[0]!]!.length).toBeGreaterThan(0);
@@ -368,7 +371,7 @@ describe('market-data (real PostgreSQL, Redis, NATS and JetStream)', () => {
     const consumer = await until(async () => {
       const info = await (await md.nc.jetstreamManager()).consumers.info(stream, 'market-data-matching');
       return info.num_ack_pending === 0 && info.ack_floor.stream_seq === info.delivered.stream_seq ? info : undefined;
-    });
+    }, 60_000, 'every message of the burst acknowledged');
     const last = (await (await md.nc.jetstreamManager()).streams.info(stream)).state.last_seq;
     expect(consumer.ack_floor.stream_seq).toBe(last);
     const db = new Client({ connectionString: md.databaseUrl });
@@ -379,7 +382,7 @@ describe('market-data (real PostgreSQL, Redis, NATS and JetStream)', () => {
     } finally {
       await db.end();
     }
-  });
+  }, 180_000);
 
   it('records a trade of more than 500 makers, sent as slices with one id, at its last fill\'s price', async () => {
     const big = aMarketSnapshot();

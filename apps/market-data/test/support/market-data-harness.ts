@@ -8,6 +8,7 @@ import {
   MATCHING_BATCH_SUBJECT,
   MATCHING_STREAM,
   ok,
+  parseUnits,
   type BookEvent,
   type MarketSnapshot,
   type MarketStateEvent,
@@ -18,7 +19,7 @@ import {
   type TradeEvent,
 } from '@exchange/contracts';
 import { bootstrapService, createTestDatabase, dropDatabase, ensureStream, prefixed, RpcClient } from '@exchange/service-kit';
-import { deleteStreams, rpcCalls, TEST_NATS_URL, testPrefix } from '@exchange/testing';
+import { deleteRedisKeys, deleteStreams, rpcCalls, TEST_NATS_URL, testPrefix } from '@exchange/testing';
 export { aMarketSnapshot } from '@exchange/testing';
 import { loadMarketDataEnv } from '../../src/config';
 import { MarketDataModule } from '../../src/market-data.module';
@@ -117,8 +118,7 @@ export async function startMarketData(): Promise<MarketDataUnderTest> {
     answer,
     async stop() {
       await app.close();
-      const keys = await redis.keys(`${prefix}:*`);
-      if (keys.length) await redis.del(...keys);
+      await deleteRedisKeys(redis, `${prefix}:`);
       redis.disconnect();
       await nc.close();
       await dropDatabase(databaseUrl);
@@ -127,8 +127,12 @@ export async function startMarketData(): Promise<MarketDataUnderTest> {
   };
 }
 
-/** A decimal in base units (6 decimals), as the engine's events carry prices and sizes. */
-export const u = (decimal: string) => String(Math.round(Number(decimal) * 1e6));
+/** A decimal in base units (6 decimals), as the engine's events carry prices and sizes; parsed on its digits, as the services do. */
+export const u = (decimal: string): string => {
+  const units = parseUnits(decimal);
+  if (units === null) throw new Error(`"${decimal}" is not a decimal of at most 6 fraction digits`);
+  return String(units);
+};
 
 /** A trade event as order-matching publishes it, with what a test does not set filled in. */
 export function aTrade(overrides: Partial<TradeEvent> & Pick<TradeEvent, 'conditionId' | 'tokenId' | 'price'>): TradeEvent {
