@@ -2,7 +2,7 @@
  * The caller's trades, newest first (`GET /data/trades`). Parameters: $1 and $11 the accounts walked
  * (the caller's address and its deposit wallet or null, or the one `maker_address` names and null); the
  * filters $2 id, $3 taker, $4 maker, $5 market, $6 asset, $7 before and $8 after (unix seconds); $9 the
- * page size and $10 its offset.
+ * page size, $10 its offset and $12 the most `maker_orders` a page collects.
  *
  * Each account's taker trades and maker fills are walked newest first by an index ((taker, match_time,
  * id) backwards and (maker, match_time DESC, trade_id DESC)) and each walk stops after page + offset
@@ -42,13 +42,28 @@ const makerTrades = (account: string) => `
             AND ($4::text IS NULL OR EXISTS (SELECT 1 FROM trade_makers y WHERE y.trade_id = t.id AND y.maker = $4))))
       ORDER BY tm.match_time DESC, tm.trade_id DESC LIMIT $9::int + $10::int)`;
 
+/**
+ * The page ($9 trades from offset $10) ends early, after the trade that brings its `maker_orders` to $12 or
+ * more (a trade is never split): a trade may carry a thousand makers, and the page is built and parsed in
+ * the engine's process. `fetched` is how many trades the page had before that cut, so that the caller can
+ * tell a cut page from the last one.
+ */
 export const CALLER_TRADES = `
 WITH picked AS (
   SELECT DISTINCT id FROM (${takerTrades('$1')} UNION ALL ${makerTrades('$1')} UNION ALL ${takerTrades('$11')} UNION ALL ${makerTrades('$11')}) x
+), page AS (
+  SELECT t.id, t.match_time, (SELECT count(*) FROM trade_makers tm WHERE tm.trade_id = t.id) AS maker_rows
+  FROM picked JOIN trades t USING (id)
+  ORDER BY t.match_time DESC, t.id DESC LIMIT $9 OFFSET $10
+), counted AS (
+  SELECT id, count(*) OVER () AS fetched,
+    coalesce(sum(maker_rows) OVER (ORDER BY match_time DESC, id DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS rows_before
+  FROM page
 )
-SELECT t.*, m.outcomes,
+SELECT t.*, m.outcomes, counted.fetched::int AS fetched,
   (SELECT json_agg(json_build_object('order_id', tm.order_id, 'maker', tm.maker, 'owner', tm.owner, 'token_id', tm.token_id,
      'outcome', tm.outcome, 'side', tm.side, 'shares', tm.shares::text, 'price', tm.price) ORDER BY tm.position)
    FROM trade_makers tm WHERE tm.trade_id = t.id) AS makers
-FROM picked JOIN trades t USING (id) JOIN markets m USING (condition_id)
-ORDER BY t.match_time DESC, t.id DESC LIMIT $9 OFFSET $10`;
+FROM counted JOIN trades t USING (id) JOIN markets m USING (condition_id)
+WHERE counted.rows_before < $12
+ORDER BY t.match_time DESC, t.id DESC`;
