@@ -58,21 +58,32 @@ function someTrades(count: number): TradeRow[] {
   });
 }
 
+/** Stores the trades and their fills in two statements, a row per array element (a statement per row took most of a minute). */
 async function store(pool: Pool, trades: TradeRow[]): Promise<void> {
-  for (const t of trades) {
-    await pool.query(
-      `INSERT INTO trades (id, batch_id, condition_id, taker_order_id, taker, taker_owner, token_id, outcome, side, shares, collateral, fee, fee_rate_bps, match_time)
-       VALUES ($1, 'batch', $2, $3, $4, 'key', $5, 0, 'BUY', 1000000, 500000, 0, 0, $6)`,
-      [t.id, t.conditionId, `0x${'f'.repeat(64)}`, t.taker, t.tokenId, t.matchTime],
-    );
-    for (const [position, fill] of t.makers.entries()) {
-      await pool.query(
-        `INSERT INTO trade_makers (trade_id, order_id, position, maker, owner, token_id, outcome, side, shares, price, fee, rebate, match_time, condition_id)
-         VALUES ($1, $2, $3, $4, 'key', $5, 1, 'BUY', 1000000, 500000, 0, 0, $6, $7)`,
-        [t.id, fill.orderId, position, fill.maker, fill.tokenId, t.matchTime, t.conditionId],
-      );
-    }
-  }
+  await pool.query(
+    `INSERT INTO trades (id, batch_id, condition_id, taker_order_id, taker, taker_owner, token_id, outcome, side, shares, collateral, fee, fee_rate_bps, match_time)
+     SELECT u.id, 'batch', u.condition_id, $5, u.taker, 'key', u.token_id, 0, 'BUY', 1000000, 500000, 0, 0, u.match_time
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $6::bigint[]) AS u(id, condition_id, taker, token_id, match_time)`,
+    [trades.map((t) => t.id), trades.map((t) => t.conditionId), trades.map((t) => t.taker), trades.map((t) => t.tokenId), `0x${'f'.repeat(64)}`, trades.map((t) => t.matchTime)],
+  );
+  const fills = trades.flatMap((t) => t.makers.map((fill, position) => ({ ...fill, position, trade: t })));
+  await pool.query(
+    `INSERT INTO trade_makers (trade_id, order_id, position, maker, owner, token_id, outcome, side, shares, price, fee, rebate, match_time, condition_id)
+     SELECT u.trade_id, u.order_id, u.position, u.maker, 'key', u.token_id, 1, 'BUY', 1000000, 500000, 0, 0, u.match_time, u.condition_id
+     FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::text[], $6::bigint[], $7::text[])
+       AS u(trade_id, order_id, position, maker, token_id, match_time, condition_id)`,
+    [
+      fills.map((f) => f.trade.id),
+      fills.map((f) => f.orderId),
+      fills.map((f) => f.position),
+      fills.map((f) => f.maker),
+      fills.map((f) => f.tokenId),
+      fills.map((f) => f.trade.matchTime),
+      fills.map((f) => f.trade.conditionId),
+    ],
+  );
+  const [counts] = (await pool.query<{ trades: number; fills: number }>('SELECT (SELECT count(*) FROM trades)::int AS trades, (SELECT count(*) FROM trade_makers)::int AS fills')).rows;
+  expect(counts).toEqual({ trades: trades.length, fills: fills.length });
 }
 
 /** What `/data/trades` must answer for the owner (its address and its wallet), every page in one list. */

@@ -1,6 +1,5 @@
 import { Pool } from 'pg';
-import type { OrderResult } from '@exchange/contracts';
-import { startPrivateNats, until, type PrivateNats } from '@exchange/testing';
+import { eventually, sleep, startPrivateNats, until, type PrivateNats } from '@exchange/testing';
 import { anOrder, traderOf } from '../support/engine-fixture';
 import { aMarketSnapshot, startMatching, type MatchingUnderTest } from '../support/matching-harness';
 
@@ -11,29 +10,40 @@ const aliceSecondKey = { ...alice, apiKey: 'key-1-second' };
 const bob = traderOf(2);
 const carol = traderOf(3);
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Sessions end after this long without a beat: room for a beat's round trip on a loaded machine. */
+const TIMEOUT_MS = 3_000;
+/** How long beats go on in a test: longer than the timeout and a tick, so that without them the orders would have gone. */
+const BEATING_MS = TIMEOUT_MS + 1_500;
 
 describe('cancel on disconnect, on real PostgreSQL and NATS', () => {
   let om: MatchingUnderTest;
 
   beforeAll(async () => {
-    om = await startMatching({ HEARTBEAT_TIMEOUT_SECONDS: '1' });
+    om = await startMatching({ HEARTBEAT_TIMEOUT_SECONDS: String(TIMEOUT_MS / 1000) });
     await om.publishMarket(aMarketSnapshot(CONDITION, [YES, '502']));
     for (const trader of [alice, bob, carol, traderOf(5), traderOf(6)]) await om.data('matching.admin.deposit.v1', { address: trader.address, amount: '100' });
   });
   afterAll(() => om.stop());
 
   const rest = async (trader: typeof alice): Promise<string> => {
-    const [[result]] = (await om.data('matching.orders.place.v1', {
-      placements: [{ caller: trader, orders: [anOrder(trader, { token: YES, side: 'BUY', price: '0.20', size: '5' })] }],
-    })) as OrderResult[][];
+    const result = await om.place(trader, anOrder(trader, { token: YES, side: 'BUY', price: '0.20', size: '5' }));
     expect(result).toMatchObject({ success: true, status: 'live' });
-    return result!.orderID;
+    return result.orderID;
   };
   const live = (id: string) => om.engine().state.orders.has(id);
   const beat = (trader: typeof alice, heartbeat_id: string) => om.request('matching.heartbeat.v1', { caller: trader, heartbeat_id });
-  /** Holds once `done` does, within 8 s (a tick a second, timeouts of 1 or 2 s); throws otherwise. */
-  const eventually = (done: () => boolean) => until(async () => (done() ? true : undefined), 8_000);
+  /** Beats `send` every half second, each answered before the next, for `ms`; each answer must be `expected`. */
+  const keepBeating = async (send: () => Promise<unknown>, expected: unknown, ms = BEATING_MS) => {
+    for (const end = Date.now() + ms; Date.now() < end; ) {
+      expect(await send()).toEqual(expected);
+      await sleep(500);
+    }
+  };
+  /** Waits until the orders' session ran out and they are gone; the engine's own cancels must conserve, in memory and in the journal. */
+  const canceledOnDisconnect = async (ids: string[]) => {
+    await eventually(() => ids.every((id) => !live(id)), `orders ${ids.join(', ')} canceled on disconnect`, TIMEOUT_MS + 10_000);
+    await om.expectConserved();
+  };
 
   it('keeps the account\'s orders while beats arrive, and cancels all of them, and only them, once they stop', async () => {
     const first = await rest(alice);
@@ -43,13 +53,10 @@ describe('cancel on disconnect, on real PostgreSQL and NATS', () => {
     expect(started).toMatchObject({ ok: true, data: { heartbeat_id: expect.any(String) } });
     const id = started.ok ? started.data.heartbeat_id : '';
     expect(await beat(alice, 'not-the-id')).toMatchObject({ ok: false, status: 400, body: { error: `Invalid heartbeat id; the current id is ${id}` } });
-    for (let i = 0; i < 6; i++) {
-      await sleep(400);
-      expect(await beat(alice, id)).toEqual({ ok: true, data: { heartbeat_id: id } });
-    }
+    await keepBeating(() => beat(alice, id), { ok: true, data: { heartbeat_id: id } });
     expect([live(first), live(second)]).toEqual([true, true]);
 
-    expect(await eventually(() => !live(first) && !live(second))).toBe(true);
+    await canceledOnDisconnect([first, second]);
     expect(live(bobs)).toBe(true);
     // A beat of the ended session says so (it was answered 200 with a new session until the eighteenth
     // session, so a client that stalled never learnt that its orders were gone); an empty id starts anew.
@@ -87,22 +94,25 @@ describe('cancel on disconnect, on real PostgreSQL and NATS', () => {
     expect(await beat(erin, id)).toEqual({ ok: true, data: { heartbeat_id: id } });
     // Legacy beats keep the session going: the orders stay while they come, and go once they stop.
     const order = await rest(erin);
-    for (let i = 0; i < 4; i++) {
-      await sleep(400);
-      expect(await legacy()).toEqual({ ok: true, data: { heartbeat_id: id } });
-    }
+    await keepBeating(legacy, { ok: true, data: { heartbeat_id: id } });
     expect(live(order)).toBe(true);
-    expect(await eventually(() => !live(order))).toBe(true);
+    await canceledOnDisconnect([order]);
   });
 
   it("ends a deleted key's session without cancelling: nothing could beat it any more", async () => {
     const frank = traderOf(6);
     const order = await rest(frank);
+    // A session that falls silent at the same moment: once its orders are gone, frank's session would have run out too.
+    const control = traderOf(7);
+    await om.data('matching.admin.deposit.v1', { address: control.address, amount: '100' });
+    const controls = await rest(control);
     expect(await beat(frank, '')).toMatchObject({ ok: true });
+    expect(await beat(control, '')).toMatchObject({ ok: true });
     expect(await om.request('matching.heartbeat.end.v1', { caller: frank })).toEqual({ ok: true, data: { ended: true } });
     expect(await om.request('matching.heartbeat.end.v1', { caller: frank })).toEqual({ ok: true, data: { ended: false } });
-    // Twice the timeout and two ticks: before, the session ran out and cancelled the account's orders.
-    await sleep(3_000);
+    // Frank's session, had it run on, would have run out no later (the same 100 ms check ends both, in
+    // memory at once). Before, it did, and cancelled the account's orders.
+    await canceledOnDisconnect([controls]);
     expect(live(order)).toBe(true);
     const pool = new Pool({ connectionString: om.databaseUrl });
     const rows = await pool.query('SELECT 1 FROM heartbeat_sessions WHERE api_key = $1', [frank.apiKey]);
@@ -118,18 +128,25 @@ describe('cancel on disconnect, on real PostgreSQL and NATS', () => {
     const carolId = carolBeat.ok ? carolBeat.data.heartbeat_id : '';
     expect(bobBeat.ok && carolId).toBeTruthy();
 
-    // 2 s: the first beat after the restart must come within the timeout even on a slow machine.
-    await om.restart({ HEARTBEAT_TIMEOUT_SECONDS: '2' });
-    expect(await beat(carol, carolId)).toEqual({ ok: true, data: { heartbeat_id: carolId } });
-    const carolBeats = setInterval(() => void beat(carol, carolId), 300);
-    try {
-      expect(await eventually(() => !live(bobs))).toBe(true);
-      expect(live(carols)).toBe(true);
-      expect(await beat(carol, carolId)).toEqual({ ok: true, data: { heartbeat_id: carolId } });
-    } finally {
-      clearInterval(carolBeats);
-    }
-    expect(await eventually(() => !live(carols))).toBe(true);
+    // Longer: the sessions' clocks start at the load, and the first beat must come within the timeout
+    // of it, the rest of the start and its audit included, even on a loaded machine.
+    await om.restart({ HEARTBEAT_TIMEOUT_SECONDS: '5' });
+    // Carol beats on, each beat answered before the next, until bob's orders went for his silence.
+    const carolBeats = { ok: true, data: { heartbeat_id: carolId } };
+    await until(
+      async () => {
+        expect(await beat(carol, carolId)).toEqual(carolBeats);
+        if (!live(bobs)) return true;
+        await sleep(500);
+        return undefined;
+      },
+      TIMEOUT_MS + 10_000,
+      "bob's orders canceled after the restart",
+    );
+    await om.expectConserved();
+    expect(live(carols)).toBe(true);
+    expect(await beat(carol, carolId)).toEqual(carolBeats);
+    await canceledOnDisconnect([carols]);
   });
 });
 
@@ -150,10 +167,7 @@ describe('cancel on disconnect across an outage of NATS itself (a NATS server of
   });
 
   it("keeps a session's orders while no beat can reach the engine, then gives it a whole timeout", async () => {
-    const [[placed]] = (await om.data('matching.orders.place.v1', {
-      placements: [{ caller: alice, orders: [anOrder(alice, { token: YES, side: 'BUY', price: '0.20', size: '5' })] }],
-    })) as OrderResult[][];
-    const order = placed!.orderID;
+    const order = (await om.place(alice, anOrder(alice, { token: YES, side: 'BUY', price: '0.20', size: '5' }))).orderID;
     const beat = (heartbeat_id: string) => om.request('matching.heartbeat.v1', { caller: alice, heartbeat_id });
     const started = await beat('');
     const id = started.ok ? started.data.heartbeat_id : '';
@@ -167,6 +181,7 @@ describe('cancel on disconnect across an outage of NATS itself (a NATS server of
     await until(async () => ((await beat(id)).ok ? true : undefined), 10_000);
     expect(om.engine().state.orders.has(order)).toBe(true);
     // Silent from now on, with the engine reachable: cancelled as before.
-    await until(async () => (om.engine().state.orders.has(order) ? undefined : true), 10_000);
+    await eventually(() => !om.engine().state.orders.has(order), 'the order canceled on disconnect');
+    await om.expectConserved();
   });
 });

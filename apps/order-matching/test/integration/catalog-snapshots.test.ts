@@ -1,5 +1,4 @@
 import { Pool } from 'pg';
-import type { OrderResult } from '@exchange/contracts';
 import { until } from '@exchange/testing';
 import { anOrder, traderOf } from '../support/engine-fixture';
 import { aMarketSnapshot, startMatching, type MatchingUnderTest } from '../support/matching-harness';
@@ -32,12 +31,7 @@ describe('catalog market snapshots in order-matching (real PostgreSQL and NATS)'
   const accepting = () => om.engine().state.markets.get(CONDITION)!.acceptingOrders;
   const stored = async () =>
     (await db.query<{ accepting_orders: boolean; catalog_updated_at: Date }>('SELECT accepting_orders, catalog_updated_at FROM markets WHERE condition_id = $1', [CONDITION])).rows[0]!;
-  const place = async () => {
-    const [[result]] = (await om.data('matching.orders.place.v1', {
-      placements: [{ caller: alice, orders: [anOrder(alice, { token: YES, side: 'BUY', price: '0.10', size: '5' })] }],
-    })) as OrderResult[][];
-    return result!;
-  };
+  const place = () => om.place(alice, anOrder(alice, { token: YES, side: 'BUY', price: '0.10', size: '5' }));
   /** Publishes a snapshot of another market and waits for it: the feed applies in order, so everything before it is applied. */
   let markers = 0;
   const applied = async () => {

@@ -1,6 +1,4 @@
-import type { OrderResult } from '@exchange/contracts';
 import { toChecksumAddress } from '@exchange/chain';
-import { audit } from '../../src/engine/money';
 import { anOrder, aWalletOrder, traderOf } from '../support/engine-fixture';
 import { aMarketSnapshot, startMatching, type MatchingUnderTest } from '../support/matching-harness';
 
@@ -23,12 +21,10 @@ describe("a deposit wallet's owner on real PostgreSQL and NATS", () => {
   });
   afterAll(() => om.stop());
 
-  const place = async (caller: typeof owner, order: ReturnType<typeof anOrder>): Promise<OrderResult> =>
-    (await om.data('matching.orders.place.v1', { placements: [{ caller, orders: [order] }] }))[0]![0]!;
+  const place = (caller: typeof owner, order: ReturnType<typeof anOrder>) => om.place(caller, order);
   const bind = (w: string, o: string) => om.request('matching.admin.wallet.bind.v1', { wallet: w, owner: o });
   const collateral = async (caller: typeof owner, signature_type?: number) =>
     (await om.data('matching.balance.get.v1', { caller, asset_type: 'COLLATERAL', signature_type })).balance;
-  const expectBalanced = () => expect(audit(om.engine().state).balanced).toBe(true);
 
   it('binds one wallet per owner, also when two binds race', async () => {
     expect(await bind(wallet, owner.address)).toMatchObject({ ok: true });
@@ -66,7 +62,7 @@ describe("a deposit wallet's owner on real PostgreSQL and NATS", () => {
     expect(await om.data('matching.orders.get.v1', { caller: ownersNewKey, id: bid.orderID })).toMatchObject({ status: 'MATCHED' });
     // $4 for 10 YES, and a maker rebate of a quarter of the taker's fee (10 × 0.04 × 0.4 × 0.6 = 0.096).
     expect(await collateral(owner, 3)).toBe('96024000');
-    expectBalanced();
+    await om.expectConserved();
   });
 
   it('moves money of the account the signature type names', async () => {
@@ -87,7 +83,7 @@ describe("a deposit wallet's owner on real PostgreSQL and NATS", () => {
       status: 400,
       body: { code: 'invalid_request' },
     });
-    expectBalanced();
+    await om.expectConserved();
   });
 
   it("keeps the binding across a restart: the owner's new key lists and cancels the wallet's orders, then redeems", async () => {
@@ -105,6 +101,6 @@ describe("a deposit wallet's owner on real PostgreSQL and NATS", () => {
     expect(await om.request('matching.redeem.v1', { caller: ownersNewKey, conditionId: CONDITION })).toMatchObject({ ok: false, body: { code: 'nothing_to_redeem' } });
     const redeemed = await om.data('matching.redeem.v1', { caller: ownersNewKey, conditionId: CONDITION, signatureType: 3 });
     expect(redeemed).toMatchObject({ address: toChecksumAddress(wallet), collateral: { available: '106.024', reserved: '0' }, positions: [] });
-    expectBalanced();
+    await om.expectConserved();
   });
 });

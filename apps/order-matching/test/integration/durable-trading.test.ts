@@ -1,6 +1,6 @@
 import { Pool } from 'pg';
-import { readStream } from '@exchange/testing';
-import { MAX_EVENTS_PER_MESSAGE, type MatchingEvent, type MatchingEventBatch, type OrderResult, type TradeEvent } from '@exchange/contracts';
+import { eventually, readStream, until } from '@exchange/testing';
+import { MAX_EVENTS_PER_MESSAGE, type MatchingEventBatch, type TradeEvent } from '@exchange/contracts';
 import { COLLATERAL } from '../../src/engine/ledger';
 import { audit } from '../../src/engine/money';
 import { EndedOrderIds } from '../../src/engine/ended-order-ids';
@@ -24,8 +24,7 @@ describe('order-matching on real PostgreSQL and NATS', () => {
   });
   afterAll(() => om.stop());
 
-  const place = async (caller: typeof alice, order: ReturnType<typeof anOrder>): Promise<OrderResult> =>
-    (await om.data('matching.orders.place.v1', { placements: [{ caller, orders: [order] }] }))[0]![0]!;
+  const place = (caller: typeof alice, order: ReturnType<typeof anOrder>) => om.place(caller, order);
 
   it('trades, answers after the commit, and keeps everything across a restart', async () => {
     await om.data('matching.admin.deposit.v1', { address: alice.address, amount: '100' });
@@ -139,75 +138,94 @@ describe('order-matching on real PostgreSQL and NATS', () => {
     expect(merged).toMatchObject({ collateral: { available: '20' }, positions: [], reference: 'carol-merge-1', replayed: false });
     expect(await om.data('matching.merge.v1', { caller: carol, conditionId: CONDITION, amount: '8', reference: 'carol-merge-1' })).toMatchObject({ replayed: true });
     expect(await om.data('matching.split.v1', { caller: carol, conditionId: CONDITION, amount: '1' })).toMatchObject({ reference: null, replayed: false });
-    expect(audit(om.engine().state).balanced).toBe(true);
+    await om.expectConserved();
   });
 
   it('cancels, reports balances, and publishes order, trade and book events in order', async () => {
+    // A market and traders of its own, with resting orders and a trade: nothing of the other tests'.
+    const market = `0x${'ac'.repeat(32)}`;
+    const [yes, no] = ['111', '222'];
+    const [dave, erin] = [traderOf(4), traderOf(5)];
+    await om.publishMarket(aMarketSnapshot(market, [yes, no]));
+    // Orders that cross: off, whatever a restart of another test left on.
+    await om.data('matching.admin.post-only.v1', { enabled: false, retryAfterSeconds: 0 });
+    await om.data('matching.admin.deposit.v1', { address: dave.address, amount: '100' });
+    await om.data('matching.admin.deposit.v1', { address: erin.address, amount: '100' });
+    await om.data('matching.split.v1', { caller: dave, conditionId: market, amount: '20' });
+    expect(await place(dave, anOrder(dave, { token: yes, side: 'SELL', price: '0.60', size: '10' }))).toMatchObject({ success: true, status: 'live' });
+    expect(await place(erin, anOrder(erin, { token: yes, side: 'BUY', price: '0.60', size: '5' }))).toMatchObject({ success: true, status: 'matched' });
+    const resting = [
+      await place(erin, anOrder(erin, { token: yes, side: 'BUY', price: '0.40', size: '10' })),
+      await place(erin, anOrder(erin, { token: no, side: 'BUY', price: '0.30', size: '5' })),
+    ].map((r) => r.orderID);
+
     // The whole balance, what open orders reserve included, as upstream's (its clients subtract their
     // open orders themselves).
-    const held = { ...om.engine().state.ledger.get(bob.address, COLLATERAL) };
-    expect(held.reserved).toBeGreaterThan(0);
+    const held = { ...om.engine().state.ledger.get(erin.address, COLLATERAL) };
+    expect(held.reserved).toBe(4_000_000 + 1_500_000);
     const whole = String(held.available + held.reserved);
-    expect((await om.data('matching.balance.get.v1', { caller: bob, asset_type: 'COLLATERAL' })).balance).toBe(whole);
-    const canceled = await om.data('matching.orders.cancel-all.v1', { caller: bob });
-    expect(canceled.canceled.length).toBeGreaterThan(0);
-    expect((await om.data('matching.balance.get.v1', { caller: bob, asset_type: 'COLLATERAL' })).balance).toBe(whole);
-    expect(om.engine().state.ledger.get(bob.address, COLLATERAL).reserved).toBe(0);
-    expect((await om.request('matching.balance.get.v1', { caller: bob, asset_type: 'CONDITIONAL' })).ok).toBe(false);
+    expect((await om.data('matching.balance.get.v1', { caller: erin, asset_type: 'COLLATERAL' })).balance).toBe(whole);
+    const canceled = await om.data('matching.orders.cancel-all.v1', { caller: erin });
+    expect(canceled).toEqual({ canceled: resting, not_canceled: {} });
+    expect((await om.data('matching.balance.get.v1', { caller: erin, asset_type: 'COLLATERAL' })).balance).toBe(whole);
+    expect(om.engine().state.ledger.get(erin.address, COLLATERAL)).toEqual({ available: held.available + held.reserved, reserved: 0 });
+    expect((await om.request('matching.balance.get.v1', { caller: erin, asset_type: 'CONDITIONAL' })).ok).toBe(false);
 
-    const deadline = Date.now() + 5_000;
-    let messages: Awaited<ReturnType<typeof readStream>> = [];
-    let events: MatchingEvent[] = [];
-    while (Date.now() < deadline) {
-      messages = await readStream(om.prefix, 'MATCHING');
-      events = messages.flatMap((m) => (m.data as MatchingEventBatch).events);
-      if (events.some((e) => e.type === 'order' && e.data.type === 'CANCELLATION')) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const cancellationsOf = (messages: Awaited<ReturnType<typeof readStream>>) =>
+      messages.flatMap((m) => (m.data as MatchingEventBatch).events).filter((e) => e.type === 'order' && e.data.type === 'CANCELLATION' && resting.includes(e.data.id));
+    const messages = await until(async () => {
+      const all = await readStream(om.prefix, 'MATCHING');
+      return cancellationsOf(all).length === resting.length ? all : undefined;
+    }, 10_000, 'the cancellations published');
     // One message per committed batch, its events in the engine's order.
     expect(new Set(messages.map((m) => m.subject))).toEqual(new Set(['matching.evt.batch.v1']));
     const batchIds = messages.map((m) => (m.data as MatchingEventBatch).batchId);
     expect(new Set(batchIds).size).toBe(batchIds.length);
+    const events = messages.flatMap((m) => (m.data as MatchingEventBatch).events).filter((e) => e.data.conditionId === market);
     expect(new Set(events.map((e) => e.type))).toEqual(new Set(['order', 'trade', 'book']));
     const bookSeqs = events.flatMap((e) => (e.type === 'book' ? [e.data.bookSeq] : []));
     expect(bookSeqs).toEqual(bookSeqs.map((_, i) => i + 1));
-    const tradeMessage = messages.find((m) => (m.data as MatchingEventBatch).events.some((e) => e.type === 'trade'))!.data as MatchingEventBatch;
+    const tradeMessage = messages.find((m) => (m.data as MatchingEventBatch).events.some((e) => e.type === 'trade' && e.data.conditionId === market))!
+      .data as MatchingEventBatch;
     const trade = tradeMessage.events.find((e) => e.type === 'trade')!.data as TradeEvent;
     expect(trade.batchId).toBe(tradeMessage.batchId);
     expect(trade.batchId).toMatch(/^0x[0-9a-f]{64}$/);
 
     // Published rows leave the outbox: the engine prunes them every second.
     const outboxRows = async () => Number((await om.engine().pool.query<{ n: string }>('SELECT count(*) AS n FROM outbox')).rows[0]!.n);
-    for (const until = Date.now() + 5_000; (await outboxRows()) > 0 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 100));
-    expect(await outboxRows()).toBe(0);
+    await eventually(async () => (await outboxRows()) === 0, 'the outbox emptied');
     expect(Number((await om.engine().pool.query<{ n: string }>('SELECT count(*) AS n FROM batches')).rows[0]!.n)).toBeGreaterThan(0);
   });
 
   it('journals and publishes a batch too large for one message as several, in order', async () => {
-    await om.data('matching.admin.deposit.v1', { address: carol.address, amount: '1000' });
+    // A trader of its own, so that cancel-all ends exactly the orders placed here.
+    const frank = traderOf(6);
+    await om.data('matching.admin.deposit.v1', { address: frank.address, amount: '1000' });
     const resting = 600;
-    for (let placed = 0; placed < resting; placed += 300) {
-      // 20 client requests of 15 orders in one message, as the gateway sends them (post-only: the engine
-      // restarted in the first test).
+    const placed: string[] = [];
+    for (let n = 0; n < resting; n += 300) {
+      // 20 client requests of 15 orders in one message, as the gateway sends them (post-only: accepted
+      // also while a restart of another test keeps post-only mode on).
       const placements = Array.from({ length: 20 }, () => ({
-        caller: carol,
-        orders: Array.from({ length: 15 }, () => anOrder(carol, { token: YES, side: 'BUY', price: '0.10', size: '5', postOnly: true })),
+        caller: frank,
+        orders: Array.from({ length: 15 }, () => anOrder(frank, { token: YES, side: 'BUY', price: '0.10', size: '5', postOnly: true })),
       }));
       const results = await om.data('matching.orders.place.v1', { placements });
       expect(results.flat().filter((r) => !r.success)).toEqual([]);
+      placed.push(...results.flat().map((r) => r.orderID));
     }
     // Each cancellation makes an order event and a book event: 1,200 events in one batch.
-    const canceled = await om.data('matching.orders.cancel-all.v1', { caller: carol });
-    expect(canceled.canceled).toHaveLength(resting);
+    const canceled = await om.data('matching.orders.cancel-all.v1', { caller: frank });
+    expect(canceled).toEqual({ canceled: placed, not_canceled: {} });
 
     const cancelMessages = async () =>
       (await readStream(om.prefix, 'MATCHING'))
         .map((m) => m.data as MatchingEventBatch)
         .filter((b) => b.events.some((e) => e.type === 'order' && e.data.type === 'CANCELLATION' && canceled.canceled.includes(e.data.id)));
-    let parts = await cancelMessages();
-    for (const until = Date.now() + 5_000; parts.length < 2 && Date.now() < until; parts = await cancelMessages()) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const parts = await until(async () => {
+      const found = await cancelMessages();
+      return found.reduce((n, p) => n + p.events.length, 0) >= resting * 2 ? found : undefined;
+    }, 10_000, 'every cancellation published');
     expect(parts.length).toBe(Math.ceil((resting * 2) / MAX_EVENTS_PER_MESSAGE));
     expect(new Set(parts.map((p) => p.batchId)).size).toBe(1);
     const events = parts.flatMap((p) => p.events);

@@ -1,7 +1,6 @@
 import { Pool } from 'pg';
-import { databaseRelay } from '@exchange/testing';
+import { databaseRelay, sleep } from '@exchange/testing';
 import { COLLATERAL } from '../../src/engine/ledger';
-import { audit } from '../../src/engine/money';
 import { anOrder, traderOf } from '../support/engine-fixture';
 import { aMarketSnapshot, startMatching, type MatchingUnderTest } from '../support/matching-harness';
 
@@ -26,8 +25,7 @@ describe('order-matching when PostgreSQL drops its connections', () => {
     await om.stop();
   });
 
-  const place = async (price: string) =>
-    (await om.data('matching.orders.place.v1', { placements: [{ caller: trader, orders: [anOrder(trader, { token: YES, side: 'BUY', price, size: '10' })] }] }))[0]![0]!;
+  const place = (price: string) => om.place(trader, anOrder(trader, { token: YES, side: 'BUY', price, size: '10' }));
   const terminateAll = async (): Promise<number> => {
     const ended = await admin.query<{ n: number }>(
       'SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
@@ -45,7 +43,7 @@ describe('order-matching when PostgreSQL drops its connections', () => {
     // batch prepares its statement again on a new connection (that the process outlives the loss is
     // packages/service-kit's pg-pool test, in a process of its own).
     expect(await terminateAll()).toBeGreaterThanOrEqual(2);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sleep(300);
 
     const after = await place('0.41');
     expect(after).toMatchObject({ success: true, status: 'live' });
@@ -56,7 +54,7 @@ describe('order-matching when PostgreSQL drops its connections', () => {
     const collateral = state.ledger.get(trader.address.toLowerCase(), COLLATERAL);
     expect(collateral.available + collateral.reserved).toBe(100_000_000);
     expect(collateral.reserved).toBe([...state.orders.values()].reduce((sum, o) => sum + o.reserved, 0));
-    expect(audit(state).balanced).toBe(true);
+    await om.expectConserved();
     await om.restart();
     expect(om.engine().state.ledger.get(trader.address.toLowerCase(), COLLATERAL)).toEqual(collateral);
     expect([...om.engine().state.orders.keys()].sort()).toEqual([before.orderID, after.orderID].sort());
@@ -71,7 +69,7 @@ describe('order-matching when PostgreSQL drops its connections', () => {
     // the load failed at once and the process exited into its supervisor's growing restart delays
     // (a chaos probe: back 15-22 s after PostgreSQL).
     const relay = await databaseRelay(om.databaseUrl);
-    const opening = new Promise<void>((resolve) => setTimeout(() => void relay.open().then(resolve), 1_000));
+    const opening = sleep(1_000).then(() => relay.open());
     const started = Date.now();
     try {
       await om.restart({ DATABASE_URL: relay.url });
@@ -80,7 +78,7 @@ describe('order-matching when PostgreSQL drops its connections', () => {
       const loaded = om.engine().state;
       expect(loaded.ledger.get(trader.address.toLowerCase(), COLLATERAL)).toEqual(collateral);
       expect([...loaded.orders.keys()].sort()).toEqual(resting);
-      expect(audit(loaded).balanced).toBe(true);
+      await om.expectConserved();
       expect(await place('0.42')).toMatchObject({ success: true, status: 'live' });
     } finally {
       await om.restart();

@@ -1,5 +1,6 @@
 import { Pool } from 'pg';
 import type { OrderResult } from '@exchange/contracts';
+import { eventually, sleep } from '@exchange/testing';
 import { ORDERS_VACUUM_AFTER_ROWS } from '../../src/engine-host/engine.service';
 import { anOrder, traderOf } from '../support/engine-fixture';
 import { aMarketSnapshot, startMatching, type MatchingUnderTest } from '../support/matching-harness';
@@ -45,12 +46,12 @@ describe('orders vacuum, on real PostgreSQL and NATS', () => {
     await placeResting(ORDERS_VACUUM_AFTER_ROWS - 1);
     const first = await om.data('matching.orders.cancel-all.v1', { caller: alice });
     expect(first.canceled).toHaveLength(ORDERS_VACUUM_AFTER_ROWS - 1);
-    await new Promise((r) => setTimeout(r, 200));
+    await sleep(200);
     expect((await stats()).vacuums).toBe(0);
 
     await placeResting(1);
     await om.data('matching.orders.cancel-all.v1', { caller: alice });
-    for (let i = 0; i < 100 && (await stats()).vacuums === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    await eventually(async () => (await stats()).vacuums > 0, 'a VACUUM of orders');
     const after = await stats();
     expect(after.vacuums).toBe(1);
     expect(after.dead).toBe(0);

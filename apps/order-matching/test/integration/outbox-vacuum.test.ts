@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Pool } from 'pg';
 import { createTestDatabase, dropDatabase } from '@exchange/service-kit';
+import { eventually } from '@exchange/testing';
 import { MatchingOutboxStore, OUTBOX_VACUUM_AFTER_ROWS } from '../../src/engine-host/matching-outbox';
 
 /** The outbox's checkpoints on a fresh, migrated database (no engine running). */
@@ -46,7 +47,7 @@ describe('MatchingOutboxStore checkpoints', () => {
     // Two ticks at once: one checkpoint runs, the other waits for it.
     await Promise.all([store.checkpoint(), store.checkpoint()]);
     expect(await rows()).toBe(0);
-    for (let i = 0; i < 50 && (await vacuums()) === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    await eventually(async () => (await vacuums()) > 0, 'a VACUUM of the outbox');
     expect(await vacuums()).toBe(1);
 
     // The progress survives: a new store (a restart) reads nothing before it.

@@ -1,5 +1,5 @@
 import { connect } from 'nats';
-import { MATCHING_STREAM, type MatchingEventBatch, type OrderResult, type TradeEvent } from '@exchange/contracts';
+import { MATCHING_STREAM, type MatchingEventBatch, type TradeEvent } from '@exchange/contracts';
 import { streamName } from '@exchange/service-kit';
 import { readStream, TEST_NATS_URL } from '@exchange/testing';
 import { anOrder, traderOf } from '../support/engine-fixture';
@@ -20,8 +20,7 @@ describe('what a market-data replica rebuilds from, over NATS: books and trades'
   });
   afterAll(() => om.stop());
 
-  const place = async (caller: typeof alice, order: ReturnType<typeof anOrder>): Promise<OrderResult> =>
-    (await om.data('matching.orders.place.v1', { placements: [{ caller, orders: [order] }] }))[0]![0]!;
+  const place = (caller: typeof alice, order: ReturnType<typeof anOrder>) => om.place(caller, order);
 
   it('sets the age limit of the MATCHING stream it owns', async () => {
     const nc = await connect({ servers: TEST_NATS_URL });

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Pool } from 'pg';
 import { createTestDatabase, dropDatabase } from '@exchange/service-kit';
-import { readStream } from '@exchange/testing';
+import { readStream, until } from '@exchange/testing';
 import {
   MATCHING_BATCH_SUBJECT,
   MATCHING_MARKET_RESOLVED_SUBJECT,
@@ -70,11 +70,10 @@ describe('market resolutions on their own subject', () => {
       const resolved = await om.data('matching.admin.resolve.v1', { conditionId: CONDITION, winningOutcome: 'No' });
       expect(resolved).toMatchObject({ conditionId: CONDITION, winningOutcome: 1 });
 
-      let messages: Awaited<ReturnType<typeof readStream>> = [];
-      for (const until = Date.now() + 5_000; Date.now() < until; await new Promise((r) => setTimeout(r, 50))) {
-        messages = await readStream(om.prefix, 'MATCHING');
-        if (messages.some((m) => m.subject === MATCHING_MARKET_RESOLVED_SUBJECT)) break;
-      }
+      const messages = await until(async () => {
+        const all = await readStream(om.prefix, 'MATCHING');
+        return all.some((m) => m.subject === MATCHING_MARKET_RESOLVED_SUBJECT) ? all : undefined;
+      }, 10_000, 'the resolution published');
       const own = messages.filter((m) => m.subject === MATCHING_MARKET_RESOLVED_SUBJECT);
       expect(own).toHaveLength(1);
       const message = own[0]!.data as MarketResolvedMessage;

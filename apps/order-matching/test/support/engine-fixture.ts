@@ -92,7 +92,8 @@ export function expectConserved(state: EngineState): void {
   const result = audit(state);
   expect(result.unbalancedMarkets).toEqual([]);
   expect(result.collateral + result.backing).toBe(result.deposits - result.withdrawals);
-  for (const order of state.orders.values()) expect(order.reserved).toBeGreaterThanOrEqual(0);
+  // One expectation for all orders: property tests run this after each of thousands of commands.
+  expect([...state.orders.values()].filter((order) => !(order.reserved >= 0)).map((order) => order.id)).toEqual([]);
 }
 
 export function balanceOf(state: EngineState, trader: Caller, asset: string) {

@@ -263,6 +263,11 @@ describe('resolution of a neg-risk event', () => {
     const elsewhere = `0x${'c2'.repeat(32)}`;
     state.addMarket(aMarket({ conditionId: sibling, tokenIds: ['3333', '4444'], negRisk: true, negRiskMarketId: group }));
     state.addMarket(aMarket({ conditionId: elsewhere, tokenIds: ['5555', '6666'], negRisk: true, negRiskMarketId: `0x${'cd'.repeat(32)}` }));
+    // Pairs of every market, and a resting order, so that the resolutions have shares to back and reservations to release.
+    fund(state, alice, '40');
+    for (const market of [CONDITION, sibling, elsewhere]) expect(split(state, alice.address, market, 10_000_000).ok).toBe(true);
+    const resting = placeOrder(state, alice, { ...anOrder(alice, { token: '3333', side: 'SELL', price: '0.60', size: '5' }), exchange: 'negRisk' }, 1);
+    expect(resting).toMatchObject({ success: true, status: 'live' });
     expect(resolve(state, CONDITION, 0, 1)).toEqual({ ok: true, data: { canceled: 0 } });
     // Accepted until the eighteenth session: two winners of mutually exclusive outcomes.
     expect(resolve(state, sibling, 0, 2)).toEqual({
@@ -271,7 +276,14 @@ describe('resolution of a neg-risk event', () => {
       body: { code: 'conflict', error: `market ${CONDITION} of the same neg-risk event resolved Yes: only one market of a neg-risk event can` },
     });
     expect(state.markets.get(sibling)!.winningOutcome).toBe(-1);
-    expect(resolve(state, sibling, 1, 3)).toMatchObject({ ok: true });
+    expectConserved(state);
+    expect(resolve(state, sibling, 1, 3)).toEqual({ ok: true, data: { canceled: 1 } });
+    expect(balanceOf(state, alice, '3333')).toEqual({ available: 10_000_000, reserved: 0 });
     expect(resolve(state, elsewhere, 0, 4)).toMatchObject({ ok: true });
+    expectConserved(state);
+    // Redeemed, each market pays its winning shares: 10 of each of the three.
+    for (const market of [CONDITION, sibling, elsewhere]) expect(redeem(state, alice.address, market)).toEqual({ ok: true, data: { payout: 10_000_000 } });
+    expect(balanceOf(state, alice, COLLATERAL).available).toBe(40_000_000);
+    expectConserved(state);
   });
 });

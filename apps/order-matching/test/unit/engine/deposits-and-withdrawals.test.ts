@@ -72,6 +72,7 @@ describe('references of deposits and withdrawals', () => {
     deposit(state, move);
     expect(balanceOf(state, alice, COLLATERAL).available).toBe(2_000_000);
     expect(state.moneyReferences.size).toBe(0);
+    expectConserved(state);
   });
 });
 

@@ -108,6 +108,7 @@ describe('a BUY that rests keeps reserved only what it can still spend as a make
     fund(state, bob, '0.096');
     expect(placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.40', size: '10', postOnly: true }), 2)).toMatchObject({ success: true, status: 'live' });
     expect(balanceOf(state, bob, COLLATERAL)).toEqual({ available: 0, reserved: 4_096_000 });
+    expectConserved(state);
   });
 
   it('holds the maker fee at its own price above 0.50, so that a partial fill leaves what a fresh order of the rest would hold', () => {

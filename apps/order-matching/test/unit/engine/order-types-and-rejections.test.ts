@@ -121,7 +121,11 @@ describe('order types', () => {
 });
 
 describe('rejections change nothing and say why in the upstream words', () => {
-  const state = withAsks();
+  // Each test on a book of its own: none sees what another placed or bound.
+  let state: ReturnType<typeof withAsks>;
+  beforeEach(() => {
+    state = withAsks();
+  });
   const cases: [string, Parameters<typeof anOrder>[1], string, string][] = [
     ['off the tick grid', { side: 'BUY', price: '0.405', size: '5' }, 'INVALID_ORDER_MIN_TICK_SIZE', 'breaks minimum tick size rule: 0.01'],
     ['below the tick range', { side: 'BUY', price: '0.00', size: '5', collateral: '0' }, 'INVALID_ORDER_ERROR', 'invalid amounts'],
@@ -157,7 +161,11 @@ describe('rejections change nothing and say why in the upstream words', () => {
   it('refuses the same order twice', () => {
     const order = anOrder(bob, { side: 'BUY', price: '0.40', size: '5' });
     expect(placeOrder(state, bob, order, 10).success).toBe(true);
+    const held = balanceOf(state, bob, COLLATERAL);
+    expect(held).toEqual({ available: 98_000_000, reserved: 2_000_000 });
     expect(placeOrder(state, bob, order, 11)).toMatchObject({ code: 'INVALID_ORDER_DUPLICATED', errorMsg: `order ${order.orderId} is invalid. Duplicated.` });
+    expect(balanceOf(state, bob, COLLATERAL)).toEqual(held);
+    expectConserved(state);
   });
 
   it('refuses an order whose owner or signer is not the caller', () => {
