@@ -1,4 +1,5 @@
 import {
+  feeRateBps,
   unitsAsNumber,
   type ClobMarket,
   type ClobMarketInfo,
@@ -16,14 +17,9 @@ import type { MarketRecord } from './market-registry';
 export const DEFAULT_FEE_SCHEDULE: FeeScheduleSnapshot = { ratePpm: 0, exponent: 1, takerOnly: true, rebateRatePpm: 0 };
 
 
-/** The taker rate in basis points: `base_fee`, `taker_base_fee`, `tbf` (ARCHITECTURE.md). */
-export function rateBps(schedule: FeeScheduleSnapshot): number {
-  return Math.round(schedule.ratePpm / 100);
-}
-
 export function feeRateOf(schedule: FeeScheduleSnapshot, category: string): FeeRate {
   return {
-    base_fee: rateBps(schedule),
+    base_fee: feeRateBps(schedule),
     fd: { r: schedule.ratePpm / MICRO, e: schedule.exponent, to: schedule.takerOnly },
     fee_schedule: {
       rate: schedule.ratePpm / MICRO,
@@ -68,7 +64,7 @@ function startOf(record: MarketRecord): string {
 
 export function presentSamplingMarket(record: MarketRecord, tape: MarketTape | undefined): SamplingMarket {
   const s = record.snapshot;
-  const bps = rateBps(s.feeSchedule);
+  const bps = feeRateBps(s.feeSchedule);
   const resolved = (tape?.winner ?? -1) !== -1;
   return {
     enable_order_book: true,

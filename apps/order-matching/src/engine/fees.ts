@@ -86,8 +86,3 @@ export function makerFeeBetween(schedule: FeeSchedule, price: number, from: numb
 export function rebateFor(schedule: FeeSchedule, fee: number): number {
   return Number((BigInt(fee) * BigInt(schedule.rebateRatePpm)) / MICRO);
 }
-
-/** `fee_rate_bps` of trades and `base_fee` of /fee-rate: the rate in basis points. */
-export function rateBps(schedule: FeeSchedule): number {
-  return Math.round(schedule.ratePpm / 100);
-}

@@ -1,4 +1,5 @@
 import {
+  feeRateBps,
   formatUnits,
   readOrderTerms,
   rejectionResult,
@@ -12,7 +13,7 @@ import { Side, type Fill, type TimeInForce } from '../core';
 import { bookSide, flipFor, SHARE_STEP, valueOf } from './book-terms';
 import { recordBookChanges, recordOrderEvent, recordTradeEvent } from './engine-events';
 import { DEFAULT_MAX_MAKERS_PER_ORDER, type EngineState } from './engine-state';
-import { FeeTally, makerFeeBetween, rateBps } from './fees';
+import { FeeTally, makerFeeBetween } from './fees';
 import { crossingOf, walkBudget } from './market-buy';
 import { acceptableGtdExpiration } from './gtd-expiration';
 import { COLLATERAL } from './ledger';
@@ -162,7 +163,7 @@ export function placeOrder(state: EngineState, caller: Caller, verified: Verifie
         shares: 0,
         collateral: 0,
         fee: 0,
-        feeRateBps: rateBps(market.fee),
+        feeRateBps: feeRateBps(market.fee),
         matchTime: now,
         makers: [],
       }

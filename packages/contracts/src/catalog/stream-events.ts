@@ -14,6 +14,11 @@ export const feeScheduleSnapshot = z.object({
 });
 export type FeeScheduleSnapshot = z.output<typeof feeScheduleSnapshot>;
 
+/** A schedule's taker rate in basis points: trades' `fee_rate_bps`, `/fee-rate`'s `base_fee`, `taker_base_fee` (ARCHITECTURE.md). */
+export function feeRateBps(schedule: Pick<FeeScheduleSnapshot, 'ratePpm'>): number {
+  return Math.round(schedule.ratePpm / 100);
+}
+
 export const marketSnapshot = z.object({
   id: z.number().int(),
   eventId: z.number().int(),
