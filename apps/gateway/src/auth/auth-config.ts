@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { POLYGON_CHAIN_ID } from '@exchange/chain';
 
 /**
  * Development values, public in this repository: the gateway refuses to start with any of them unless
@@ -25,7 +26,7 @@ export const authEnvShape = {
   /** AES-256-GCM key (32 bytes, base64) that encrypts API secrets and passphrases at rest. */
   CREDENTIALS_KEY: base64Key.default(DEV_CREDENTIALS_KEY),
   /** Chain id of the EIP-712 domains (ClobAuth, orders). */
-  CHAIN_ID: z.coerce.number().int().positive().default(137),
+  CHAIN_ID: z.coerce.number().int().positive().default(POLYGON_CHAIN_ID),
   /** Whether the gateway may run with the development values above (the local quick start sets it). */
   ALLOW_DEV_SECRETS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   /** How far an L1/L2 timestamp may be from the server clock, either way, in seconds. */

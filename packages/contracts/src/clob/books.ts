@@ -53,7 +53,6 @@ const side = z.preprocess(
 );
 
 export const priceRequest = z.object({ token_id: tokenIdSchema, side });
-export type PriceRequest = z.output<typeof priceRequest>;
 
 /** The body of the POST batch routes: `[{token_id, side?}]`, 1 to 500 items. */
 export const tokenBatchRequest = z

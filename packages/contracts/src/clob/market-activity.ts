@@ -5,7 +5,6 @@ export const MARKET_ACTIVITY_PAGE = 500;
 
 /** The catalog's market ids after `after` (exclusive), in id order, a page at a time. */
 export const marketActivityRequest = z.object({ after: z.number().int().nonnegative().optional() });
-export type MarketActivityRequest = z.output<typeof marketActivityRequest>;
 
 /**
  * What trading has done to one market, as market-data measures it (docs/market-data.md, "Activity"):

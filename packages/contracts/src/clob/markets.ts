@@ -61,7 +61,6 @@ export interface ClobMarket {
 }
 
 export const getClobMarketRequest = z.object({ condition_id: conditionIdSchema });
-export type GetClobMarketRequest = z.output<typeof getClobMarketRequest>;
 
 /** A token id as upstream sends it: the decimal form of a uint256. */
 export const tokenIdSchema = z
@@ -136,7 +135,6 @@ export const listClobMarketsRequest = z.object({
 export type ListClobMarketsRequest = z.output<typeof listClobMarketsRequest>;
 
 export const tokenRequest = z.object({ token_id: tokenIdSchema });
-export type TokenRequest = z.output<typeof tokenRequest>;
 
 /** `/fee-rate` without a token answers the default schedule. */
 export const feeRateRequest = z.object({ token_id: tokenIdSchema.optional() });

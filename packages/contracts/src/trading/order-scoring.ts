@@ -8,7 +8,6 @@ export const MAX_SCORING_ORDER_IDS = 1_000;
 
 /** order-matching: which of these orders are the caller's and rest in a book now. */
 export const liveOrdersRequest = z.object({ caller, orderIds: z.array(orderIdSchema).min(1).max(MAX_SCORING_ORDER_IDS) });
-export type LiveOrdersRequest = z.output<typeof liveOrdersRequest>;
 
 /** A resting order as scoring reads it: its token, own-token price and shares still open, in base units. */
 export const liveOrderTerms = z.object({
@@ -21,4 +20,3 @@ export type LiveOrderTerms = z.output<typeof liveOrderTerms>;
 
 /** market-data: whether each resting order earns liquidity rewards now, by order id. */
 export const ordersScoringRequest = z.object({ orders: z.array(liveOrderTerms).max(MAX_SCORING_ORDER_IDS) });
-export type OrdersScoringRequest = z.output<typeof ordersScoringRequest>;

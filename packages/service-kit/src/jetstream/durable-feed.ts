@@ -81,11 +81,6 @@ export async function openFeed(
   return { messages: await consumer.consume({ max_messages: 1_000 }), backlog };
 }
 
-/** The subject of a message without the deployment prefix. */
-export function unprefixed(prefix: string, subject: string): string {
-  return subject.startsWith(`${prefix}.`) ? subject.slice(prefix.length + 1) : subject;
-}
-
 /**
  * Applies each message of a feed in order: acknowledged once applied, redelivered a second later when
  * applying failed. `ready` resolves once the backlog that waited when the feed opened is applied;
