@@ -7,6 +7,8 @@ export const ErrorCodes = {
   invalid_json: 400,
   /** L1: the API key of this address and nonce was deleted; another nonce gives new credentials. */
   nonce_already_used: 400,
+  /** L1: the address holds as many API keys as it may; deleting one makes room. */
+  too_many_api_keys: 400,
   unauthorized: 401,
   forbidden: 403,
   route_not_found: 404,

@@ -42,6 +42,11 @@ export class ApiKeyRepository {
     }
   }
 
+  /** How many keys of the address are not revoked. */
+  countActive(address: string): Promise<number> {
+    return this.prisma.apiKey.count({ where: { address, revokedAt: null } });
+  }
+
   /** Keys of the address that are not revoked, oldest first. */
   async listActive(address: string): Promise<string[]> {
     const rows = await this.prisma.apiKey.findMany({

@@ -10,6 +10,13 @@ import { AuthResources } from './auth-resources';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
+ * Decision: the most keys an address may hold at once (docs/auth.md, "L1"). Each costs a row, two
+ * encryptions and a signature check to make, and nonces are unbounded: a probe made 60 in 0.45 s.
+ * Concurrent creates may pass it by a few; the count is a bound on growth, not an exact quota.
+ */
+export const MAX_API_KEYS_PER_ADDRESS = 100;
+
+/**
  * API credentials: handed out to an L1-authenticated wallet per (address, nonce), listed and revoked
  * by their L2-authenticated owner, and looked up (through the cache) by the L2 check.
  */
@@ -42,8 +49,12 @@ export class ApiKeysService {
    * gives new credentials.
    */
   async credentialsFor(signer: L1Signer, action: 'create' | 'derive'): Promise<ApiCredentials> {
+    const prefix = action === 'create' ? 'Could not create api key:' : 'Could not derive api key!';
     let row = await this.keys.findByAddressAndNonce(signer.address, signer.nonce);
     if (!row) {
+      if ((await this.keys.countActive(signer.address)) >= MAX_API_KEYS_PER_ADDRESS) {
+        throw ApiError.of('too_many_api_keys', `${prefix} this address holds ${MAX_API_KEYS_PER_ADDRESS} API keys, the most it may; delete one (DELETE /auth/api-key) first`);
+      }
       const derived = deriveApiCredentials(this.resources.settings.serverSecret, signer.address, BigInt(signer.nonce));
       const inserted = await this.keys.insert({
         apiKey: derived.apiKey,
@@ -57,7 +68,6 @@ export class ApiKeysService {
       if (!row) return derived;
     }
     if (row.revokedAt) {
-      const prefix = action === 'create' ? 'Could not create api key:' : 'Could not derive api key!';
       throw ApiError.of('nonce_already_used', `${prefix} the key of this address and nonce was deleted; sign with another nonce`);
     }
     // Not cached here: a delete in between would be overwritten by this older read, and the key would

@@ -126,6 +126,40 @@ describe('API keys (L1 create/derive, L2 list/delete)', () => {
     expect((await client(wallet).createApiKey(2)).key).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('lets an address hold at most 100 keys at once; deleting one makes room', async () => {
+    const wallet = newWallet();
+    const address = wallet.address.toLowerCase();
+    const db = new Client({ connectionString: gw.env.DATABASE_URL });
+    await db.connect();
+    try {
+      // 99 keys stored as the gateway stores them (the bytes are never read here), then the 100th by L1.
+      await db.query(
+        `INSERT INTO api_keys (api_key, address, nonce, secret_encrypted, passphrase_encrypted)
+         SELECT gen_random_uuid(), $1, n::text, '\\x00', '\\x00' FROM generate_series(1, 99) AS n`,
+        [address],
+      );
+      const hundredth = asCredentials(await client(wallet).createApiKey(100));
+      for (const [method, route, message] of [
+        ['POST', '/auth/api-key', 'Could not create api key:'],
+        ['GET', '/auth/derive-api-key', 'Could not derive api key!'],
+      ] as const) {
+        const refused = await fetch(gw.clob + route, { method, headers: await l1Headers(wallet, { nonce: 101 }) });
+        expect({ status: refused.status, body: await refused.json() }).toEqual({
+          status: 400,
+          body: { error: `${message} this address holds 100 API keys, the most it may; delete one (DELETE /auth/api-key) first`, code: 'too_many_api_keys' },
+        });
+      }
+      // A key it holds is still answered; after a delete, a new one is made.
+      expect(await client(wallet).deriveApiKey(100)).toEqual({ key: hundredth.apiKey, secret: hundredth.secret, passphrase: hundredth.passphrase });
+      expect(await client(wallet, hundredth).deleteApiKey()).toBe('OK');
+      expect((await client(wallet).createApiKey(101)).key).toMatch(/^[0-9a-f-]{36}$/);
+      const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM api_keys WHERE address = $1 AND revoked_at IS NULL', [address]);
+      expect(rows[0]!.n).toBe(100);
+    } finally {
+      await db.end();
+    }
+  });
+
   it('keeps secrets and passphrases encrypted at rest', async () => {
     const wallet = newWallet();
     const creds = await client(wallet).createApiKey(0);
