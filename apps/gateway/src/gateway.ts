@@ -88,6 +88,9 @@ async function startSurface(surface: Surface, port: number, env: GatewayEnv, sha
   return { app, port: typeof address === 'object' && address ? address.port : port };
 }
 
+/** How long the gateway waits for Redis before it listens (AuthResources.untilRedisReady). */
+const REDIS_WAIT_AT_START_MS = 5_000;
+
 /** Starts the four surfaces on one NATS connection, one auth store and one hot cache. */
 export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
   const logger = new JsonLogger('gateway', env.LOG_LEVEL);
@@ -98,6 +101,9 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
   // No async stack traces: the client would build an Error per request (a tenth of the gateway's CPU).
   const nc: NatsConnection = await connect({ servers: env.NATS_URL, name: 'gateway', maxReconnectAttempts: -1, noAsyncTraces: true });
   const auth = AuthResources.create(env, logger);
+  if (!(await auth.untilRedisReady(REDIS_WAIT_AT_START_MS))) {
+    logger.warn(`redis not ready after ${REDIS_WAIT_AT_START_MS} ms: starting without it (no rate limits, signed writes refused until it is)`, 'gateway');
+  }
   const shared: SharedResources = {
     rpc: new RpcClient(nc, env.NATS_PREFIX, env.RPC_TIMEOUT_MS),
     auth,

@@ -50,6 +50,27 @@ export class AuthResources {
     return new AuthResources(settings, prisma, redis, admissions, cipher);
   }
 
+  /**
+   * Whether Redis became ready within `timeoutMs`. The gateway waits for it before it listens: the rate
+   * limits and replay checks of requests that arrive before it is connected cannot be applied (the limits
+   * are then skipped, writes refused), which at every start let the first requests through unlimited (found
+   * by a review of the tests). A Redis that is down at start does not keep the gateway from starting.
+   */
+  untilRedisReady(timeoutMs: number): Promise<boolean> {
+    if (this.redis.status === 'ready') return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.redis.off('ready', ready);
+        resolve(false);
+      }, timeoutMs);
+      const ready = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      this.redis.once('ready', ready);
+    });
+  }
+
   async close(): Promise<void> {
     await Promise.allSettled([this.prisma.$disconnect(), this.redis.quit()]);
     this.redis.disconnect();
