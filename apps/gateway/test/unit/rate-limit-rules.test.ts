@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import { RequestMethod, type Type } from '@nestjs/common';
 import { GUARDS_METADATA, METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { AdminTokenGuard } from '../../src/admin/admin-token.guard';
@@ -8,7 +7,6 @@ import { EventsController } from '../../src/catalog/events.controller';
 import { MarketsController } from '../../src/catalog/markets.controller';
 import { TagsController } from '../../src/catalog/tags.controller';
 import { controllersOf } from '../../src/gateway.module';
-import { clientAddress } from '../../src/http/client-address';
 import { CLOB_MARKET_ROUTE, routeLimits, scaled, type Bucket } from '../../src/rate-limits/rate-limit-rules';
 
 /** Every route of the gateway as Fastify registers it, with the guards Nest runs for it. */
@@ -163,19 +161,3 @@ describe("rate limit rules against SPEC.md's Limits table", () => {
   });
 });
 
-describe('clientAddress', () => {
-  const request = (forwardedFor?: string | string[]) =>
-    ({ socket: { remoteAddress: '10.0.0.9' }, headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor } }) as unknown as IncomingMessage;
-
-  it('is the socket address unless proxies are trusted', () => {
-    expect(clientAddress(request('1.2.3.4'), 0)).toBe('10.0.0.9');
-  });
-
-  it('takes the address the outermost trusted proxy saw, not what the client wrote', () => {
-    expect(clientAddress(request('1.2.3.4'), 1)).toBe('1.2.3.4');
-    expect(clientAddress(request('6.6.6.6, 1.2.3.4'), 1)).toBe('1.2.3.4');
-    expect(clientAddress(request(['6.6.6.6', '1.2.3.4, 10.1.1.1']), 2)).toBe('1.2.3.4');
-    expect(clientAddress(request(), 1)).toBe('10.0.0.9');
-    expect(clientAddress(request('1.2.3.4'), 5)).toBe('1.2.3.4');
-  });
-});
