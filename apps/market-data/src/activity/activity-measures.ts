@@ -1,5 +1,5 @@
-import type { TradeEvent } from '@exchange/contracts';
-import { MICRO, type L2Book } from '../books/l2-book';
+import { UNIT, type TradeEvent } from '@exchange/contracts';
+import type { L2Book } from '../books/l2-book';
 
 /**
  * What a trade adds to its market's volume: the collateral its taker paid or received, base units.
@@ -8,7 +8,7 @@ import { MICRO, type L2Book } from '../books/l2-book';
  */
 export function takerCollateral(trade: Pick<TradeEvent, 'size' | 'price' | 'collateral'>): bigint {
   if (trade.collateral !== undefined) return BigInt(trade.collateral);
-  return (BigInt(trade.size) * BigInt(trade.price)) / BigInt(MICRO);
+  return (BigInt(trade.size) * BigInt(trade.price)) / BigInt(UNIT);
 }
 
 /** The collateral value of a book's resting orders: each level's size times its price, bids and asks (YES terms). */
@@ -17,5 +17,5 @@ export function bookValue(book: L2Book): bigint {
   for (const side of ['BID', 'ASK'] as const) {
     for (const [price, size] of book.levels(side)) micro += BigInt(price) * BigInt(size);
   }
-  return micro / BigInt(MICRO);
+  return micro / BigInt(UNIT);
 }

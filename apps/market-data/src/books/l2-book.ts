@@ -1,7 +1,6 @@
 import type { BookEvent } from '@exchange/contracts';
 
-/** One micro unit = 10^-6; prices and sizes are integers in these units (ARCHITECTURE.md). */
-export const MICRO = 1_000_000;
+// Prices and sizes are integers in base units of 10^-6 (contracts' UNIT; ARCHITECTURE.md).
 
 export type BookSide = 'BID' | 'ASK';
 

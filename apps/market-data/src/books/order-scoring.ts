@@ -1,8 +1,7 @@
-import type { Rewards } from '@exchange/contracts';
-import { MICRO } from './l2-book';
+import { UNIT, type Rewards } from '@exchange/contracts';
 
 /** Base units of price in a cent: `max_spread` is in cents, as upstream's `rewards_max_spread`. */
-const CENT = MICRO / 100;
+const CENT = UNIT / 100;
 
 /**
  * Whether a resting order of a rewarded market earns liquidity rewards now: at least `min_size` shares
@@ -12,6 +11,6 @@ const CENT = MICRO / 100;
  */
 export function isScoring(order: { price: number; remaining: number }, midpoint: number, rewards: Rewards): boolean {
   const band = Math.round(rewards.max_spread * CENT);
-  const minShares = Math.round(rewards.min_size * MICRO);
+  const minShares = Math.round(rewards.min_size * UNIT);
   return order.remaining >= minShares && Math.abs(order.price - midpoint) <= band;
 }

@@ -1,12 +1,12 @@
-import { formatUnits, type BookLevel, type TradeFacts } from '@exchange/contracts';
-import { MICRO, type L2Book, type LevelPairs } from './l2-book';
+import { formatUnits, UNIT, type BookLevel, type TradeFacts } from '@exchange/contracts';
+import type { L2Book, LevelPairs } from './l2-book';
 
 /** 0 = the primary (YES) token, whose terms the book is kept in; 1 = the other (NO) token. */
 export type Outcome = 0 | 1;
 
 /** YES price <-> NO price: the same map both ways. */
 export function mirrored(price: number): number {
-  return MICRO - price;
+  return UNIT - price;
 }
 
 /**
@@ -69,12 +69,12 @@ export function midpointOf(book: L2Book, last: LastTrade | undefined, outcome: O
   const bid = bestBid(book, outcome);
   const ask = bestAsk(book, outcome);
   if (bid !== undefined && ask !== undefined) return Math.round((bid + ask) / 2);
-  return lastTradeOf(last, outcome)?.price ?? MICRO / 2;
+  return lastTradeOf(last, outcome)?.price ?? UNIT / 2;
 }
 
 /** Best ask minus best bid, an empty bid side counting as 0 and an empty ask side as 1. */
 export function spreadOf(book: L2Book, outcome: Outcome): number {
-  return (bestAsk(book, outcome) ?? MICRO) - (bestBid(book, outcome) ?? 0);
+  return (bestAsk(book, outcome) ?? UNIT) - (bestBid(book, outcome) ?? 0);
 }
 
 export function toLevels(pairs: LevelPairs): BookLevel[] {

@@ -6,8 +6,8 @@ import {
   type HistoryPoint,
   type PricesHistoryRequest,
   type Reply,
+  UNIT,
 } from '@exchange/contracts';
-import { MICRO } from '../books/l2-book';
 import { mirrored, type Outcome } from '../books/token-view';
 import { MarketRegistry } from '../markets/market-registry';
 import { NOT_READY, UNKNOWN_TOKEN } from '../markets/replies';
@@ -70,6 +70,6 @@ export class HistoryService {
     const buckets = await this.prices.lastPricePerBucket(conditionId, fromMs, (end + 1) * 1000, step * 1000);
     const byPoint = new Map<number, number>();
     for (const [bucket, price] of buckets) byPoint.set(Math.min(bucket + 1, grid.length - 1), price);
-    return carryForward(grid, prior, byPoint).map(({ t, price }) => ({ t, p: (outcome === 0 ? price : mirrored(price)) / MICRO }));
+    return carryForward(grid, prior, byPoint).map(({ t, price }) => ({ t, p: (outcome === 0 ? price : mirrored(price)) / UNIT }));
   }
 }

@@ -7,8 +7,8 @@ import {
   type FeeScheduleSnapshot,
   type SamplingMarket,
   type SimplifiedMarket,
+  UNIT,
 } from '@exchange/contracts';
-import { MICRO } from '../books/l2-book';
 import type { MarketTape } from '../books/market-books';
 import { midpointOf, type Outcome } from '../books/token-view';
 import type { MarketRecord } from './market-registry';
@@ -20,12 +20,12 @@ export const DEFAULT_FEE_SCHEDULE: FeeScheduleSnapshot = { ratePpm: 0, exponent:
 export function feeRateOf(schedule: FeeScheduleSnapshot, category: string): FeeRate {
   return {
     base_fee: feeRateBps(schedule),
-    fd: { r: schedule.ratePpm / MICRO, e: schedule.exponent, to: schedule.takerOnly },
+    fd: { r: schedule.ratePpm / UNIT, e: schedule.exponent, to: schedule.takerOnly },
     fee_schedule: {
-      rate: schedule.ratePpm / MICRO,
+      rate: schedule.ratePpm / UNIT,
       exponent: schedule.exponent,
       takerOnly: schedule.takerOnly,
-      rebateRate: schedule.rebateRatePpm / MICRO,
+      rebateRate: schedule.rebateRatePpm / UNIT,
       category,
       version: 1,
       source: 'local',
@@ -35,8 +35,8 @@ export function feeRateOf(schedule: FeeScheduleSnapshot, category: string): FeeR
 
 /** Resolved: 1 for the winner, 0 for the other; otherwise the midpoint, else the last trade, else 0.5. */
 export function tokenPrice(tape: MarketTape | undefined, outcome: Outcome): number {
-  if (!tape) return MICRO / 2;
-  if (tape.winner !== -1) return tape.winner === outcome ? MICRO : 0;
+  if (!tape) return UNIT / 2;
+  if (tape.winner !== -1) return tape.winner === outcome ? UNIT : 0;
   return midpointOf(tape.book, tape.last, outcome);
 }
 

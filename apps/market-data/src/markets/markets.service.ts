@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   cursorAfter,
   ok,
+  unitsAsNumber,
   type ClobMarket,
   type ClobMarketInfo,
   type FeeRate,
@@ -78,7 +79,7 @@ export class MarketsService {
   }
 
   tickSize(tokenId: string): Reply<{ minimum_tick_size: number }> {
-    return this.withToken(tokenId, (record) => ({ minimum_tick_size: record.snapshot.tickSizeUnits / 1_000_000 }));
+    return this.withToken(tokenId, (record) => ({ minimum_tick_size: unitsAsNumber(record.snapshot.tickSizeUnits) }));
   }
 
   negRisk(tokenId: string): Reply<{ neg_risk: boolean }> {

@@ -1,6 +1,6 @@
+import { UNIT } from '@exchange/contracts';
 import { Side } from '../core';
 
-export const MICRO = 1_000_000;
 export const SHARE_STEP = 10_000; // trades happen in 0.01 shares
 
 /**
@@ -13,7 +13,7 @@ export function bookSide(side: 'BUY' | 'SELL', outcome: 0 | 1): Side {
 
 /** Converts a price between a token's own terms and the YES book's terms (the same map both ways). */
 export function flipFor(outcome: 0 | 1, price: number): number {
-  return outcome === 0 ? price : MICRO - price;
+  return outcome === 0 ? price : UNIT - price;
 }
 
 /**
@@ -26,11 +26,11 @@ export function valueOf(shares: number, price: number): number {
 
 /** Collateral that shares cost at a cap price that may be off the grid, rounded up. */
 export function costAtCap(shares: number, price: number): number {
-  return Number((BigInt(shares) * BigInt(price) + BigInt(MICRO - 1)) / BigInt(MICRO));
+  return Number((BigInt(shares) * BigInt(price) + BigInt(UNIT - 1)) / BigInt(UNIT));
 }
 
 /** The average price of shares bought or sold for a collateral amount, rounded to the nearest unit. */
 export function averagePrice(collateral: number, shares: number): number {
   if (shares === 0) return 0;
-  return Number((BigInt(collateral) * BigInt(MICRO) * 2n + BigInt(shares)) / (2n * BigInt(shares)));
+  return Number((BigInt(collateral) * BigInt(UNIT) * 2n + BigInt(shares)) / (2n * BigInt(shares)));
 }

@@ -1,5 +1,6 @@
+import { UNIT } from '@exchange/contracts';
 import { Side, type MatchingBook } from '../core';
-import { costAtCap, MICRO, SHARE_STEP, valueOf } from './book-terms';
+import { costAtCap, SHARE_STEP, valueOf } from './book-terms';
 import { FeeTally, type FeeSchedule } from './fees';
 
 /** What a marketable BUY's collateral buys from the book right now. */
@@ -38,7 +39,7 @@ export function walkBudget(book: MatchingBook, takerSide: Side, cap: number, bud
     const levels = book.depth(opposite, wanted);
     for (; read < levels.length; read++) {
       const level = levels[read]!;
-      const price = bid ? level.price : MICRO - level.price;
+      const price = bid ? level.price : UNIT - level.price;
       if (price > cap) return walked();
       const affordable = Math.floor((budget - cost) / valueOf(SHARE_STEP, price)) * SHARE_STEP;
       const take = Math.min(level.size, affordable);
@@ -66,7 +67,7 @@ export interface Crossing {
 export function crossingOf(book: MatchingBook, takerSide: Side, cap: number, wanted: number, schedule: FeeSchedule): Crossing {
   const bid = takerSide === Side.BID;
   // Most quotes cross nothing: the best opposite price alone says so, without reading levels.
-  if ((bid ? book.bestAsk() : MICRO - book.bestBid()) > cap) return { shares: 0, fee: 0 };
+  if ((bid ? book.bestAsk() : UNIT - book.bestBid()) > cap) return { shares: 0, fee: 0 };
   const opposite = bid ? Side.ASK : Side.BID;
   const fees = new FeeTally(schedule);
   let shares = 0;
@@ -74,7 +75,7 @@ export function crossingOf(book: MatchingBook, takerSide: Side, cap: number, wan
     const depth = book.depth(opposite, levels);
     for (; read < depth.length; read++) {
       const level = depth[read]!;
-      const price = bid ? level.price : MICRO - level.price;
+      const price = bid ? level.price : UNIT - level.price;
       if (price > cap) return { shares, fee: fees.total };
       const take = Math.min(level.size, wanted - shares);
       shares += take;
