@@ -50,7 +50,7 @@ export class BooksService {
    * answer that held market-data for 20 s (found by a scale probe).
    */
   booksOf(items: TokenBatchRequest): Reply<OrderBookSummary[]> {
-    return this.each([...new Set(items.map((i) => i.token_id))], (view) => this.summary(view), (summaries) => summaries);
+    return this.each(distinctTokens(items), (view) => this.summary(view), (summaries) => summaries);
   }
 
   /** BUY: the best bid; SELL: the best ask; "0" when that side is empty. */
@@ -86,8 +86,9 @@ export class BooksService {
     return this.each([tokenId], (view) => this.lastTradeOf(view), ([last]) => last!);
   }
 
+  /** One entry per distinct token, in the order of first mention, as `booksOf`. */
   lastTradesPrices(items: TokenBatchRequest): Reply<(LastTradePrice & { token_id: string })[]> {
-    return this.each(items.map((i) => i.token_id), (view) => ({ token_id: view.tokenId, ...this.lastTradeOf(view) }), (all) => all);
+    return this.each(distinctTokens(items), (view) => ({ token_id: view.tokenId, ...this.lastTradeOf(view) }), (all) => all);
   }
 
   /**
@@ -172,4 +173,9 @@ export class BooksService {
     this.rendered.set(view.tokenId, { version: view.tape.book.version, market: view.market, summary });
     return summary;
   }
+}
+
+/** The tokens of a batch request, each once, in the order of first mention. */
+function distinctTokens(items: TokenBatchRequest): string[] {
+  return [...new Set(items.map((i) => i.token_id))];
 }

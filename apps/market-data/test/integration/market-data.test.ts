@@ -192,6 +192,7 @@ describe('market-data (real PostgreSQL, Redis, NATS and JetStream)', () => {
     });
     expect(last).toEqual({ price: '0.6', side: 'BUY' });
     expect(await md.data('marketdata.last-trades-prices.v1', [{ token_id: no }])).toEqual([{ token_id: no, price: '0.4', side: 'SELL' }]);
+    expect((await md.data('marketdata.last-trades-prices.v1', [{ token_id: no }, { token_id: yes }, { token_id: no }])).map((p) => p.token_id)).toEqual([no, yes]);
     expect((await md.data('marketdata.book.v1', { token_id: no })).last_trade_price).toBe('0.4');
 
     const end = Math.floor(now / 1000);
