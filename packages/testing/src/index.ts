@@ -7,3 +7,4 @@ export * from './market-snapshot';
 export * from './tcp-relay';
 export * from './rpc-calls';
 export * from './redis-keys';
+export * from './private-redis';

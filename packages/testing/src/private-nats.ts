@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect as connectTcp } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from './ports';
+import { serverProcess } from './server-process';
 
 /** A NATS server of a test's own, to stop and start again: the machine's is shared by every test run. */
 export interface PrivateNats {
@@ -33,25 +33,14 @@ export async function startPrivateNats(options: { jetstream?: boolean } = {}): P
   const port = await freePort();
   const store = mkdtempSync(path.join(tmpdir(), 'nats-'));
   const args = ['-a', '127.0.0.1', '-p', String(port), ...(options.jetstream ? ['-js', '-sd', store] : [])];
-  let server: ChildProcess | undefined;
-  const start = async () => {
-    server = spawn(process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server', args, { stdio: 'ignore' });
-    await listening(port);
-  };
-  const stop = async () => {
-    const running = server;
-    if (!running || running.exitCode !== null || running.signalCode !== null) return;
-    const exited = new Promise((resolve) => running.once('exit', resolve));
-    running.kill('SIGTERM');
-    await exited;
-  };
-  await start();
+  const server = serverProcess(process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server', args, () => listening(port));
+  await server.start();
   return {
     url: `nats://127.0.0.1:${port}`,
-    stop,
-    start,
+    stop: server.stop,
+    start: server.start,
     async close() {
-      await stop();
+      await server.stop();
       rmSync(store, { recursive: true, force: true });
     },
   };

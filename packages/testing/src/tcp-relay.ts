@@ -1,4 +1,4 @@
-import { createConnection, createServer, type Server } from 'node:net';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { freePort } from './ports';
 
 /** A database reached through a relay of the test's own: `url` names it through the relay. */
@@ -7,11 +7,21 @@ export interface DatabaseRelay {
   /** Starts relaying; until then (and after `close`) connections to `url` are refused. */
   open(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * From now on, keeps what the server sends on every connection instead of passing it on: a query then
+   * runs on the real PostgreSQL, its answer waiting in the relay, as a slow network or a stalled process
+   * would keep it.
+   */
+  hold(): void;
+  /** What is held, in arrival order (all connections). */
+  held(): Buffer;
+  /** Passes on what is held, in order, and relays as usual again. */
+  release(): void;
 }
 
 /**
  * The database of `databaseUrl` behind a TCP relay on a free port of 127.0.0.1: a database that is
- * down, or comes back, for a test that opens or closes the relay.
+ * down, or comes back, for a test that opens or closes the relay, or one whose answers are late.
  */
 export async function databaseRelay(databaseUrl: string): Promise<DatabaseRelay> {
   const target = new URL(databaseUrl);
@@ -19,18 +29,30 @@ export async function databaseRelay(databaseUrl: string): Promise<DatabaseRelay>
   const relayed = new URL(databaseUrl);
   relayed.host = `127.0.0.1:${port}`;
   let server: Server | undefined;
+  let holding = false;
+  const queue: { to: Socket; data: Buffer }[] = [];
   return {
     url: relayed.toString(),
     open: () =>
       new Promise((resolve) => {
         server = createServer((socket) => {
           const upstream = createConnection(Number(target.port || 5432), target.hostname);
-          socket.pipe(upstream).pipe(socket);
+          socket.pipe(upstream);
+          upstream.on('data', (data: Buffer) => (holding ? queue.push({ to: socket, data }) : socket.write(data)));
+          upstream.on('end', () => socket.end());
           socket.on('error', () => upstream.destroy());
           upstream.on('error', () => socket.destroy());
         });
         server.listen(port, '127.0.0.1', () => resolve());
       }),
     close: () => new Promise((resolve) => (server ? server.close(() => resolve()) : resolve())),
+    hold: () => {
+      holding = true;
+    },
+    held: () => Buffer.concat(queue.map((chunk) => chunk.data)),
+    release: () => {
+      holding = false;
+      for (const { to, data } of queue.splice(0)) to.write(data);
+    },
   };
 }

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { deleteRedisKeys, sleep, until } from '@exchange/testing';
+import { deleteRedisKeys, sleep, startPrivateRedis, until, type PrivateRedis } from '@exchange/testing';
 import { AdmissionStore, type BucketCheck } from '../../src/http/admission-store';
-import { startPrivateRedis, type PrivateRedis } from '../support/private-redis';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const CLAIM_TTL = 60;

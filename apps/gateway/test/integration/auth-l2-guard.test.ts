@@ -14,8 +14,7 @@ import { parseJsonBodiesOnly } from '../../src/auth/raw-json-body';
 import { ErrorBodyFilter } from '../../src/http/error-body.filter';
 import { ErrorBodyFastifyAdapter, setUpFastify } from '../../src/http/fastify-setup';
 import { RateLimiter } from '../../src/rate-limits/rate-limiter';
-import { until } from '@exchange/testing';
-import { holdingDatabaseRelay } from '../support/holding-relay';
+import { databaseRelay, until } from '@exchange/testing';
 import { l1Headers, l2Headers, L2_WINDOW_SECONDS, newWallet, startAuthGateway, type AuthGateway, type Credentials, type TestWallet } from '../support/auth-harness';
 
 const L2_REFUSED = { error: 'Unauthorized/Invalid api key', code: 'unauthorized' };
@@ -262,7 +261,8 @@ describe('L2 authentication guard', () => {
     // The process's resources (its key cache, and the database for the revoke), and key reads through a
     // relay that can hold the database's answers back.
     const resources = AuthResources.create(gw.env, logger);
-    const relay = await holdingDatabaseRelay(gw.env.DATABASE_URL);
+    const relay = await databaseRelay(gw.env.DATABASE_URL);
+    await relay.open();
     const relayed = AuthResources.create({ ...gw.env, DATABASE_URL: relay.url }, logger);
     const repository = new ApiKeyRepository(relayed);
     // Counted only: every read goes to the database.

@@ -1,7 +1,6 @@
 import { Redis } from 'ioredis';
-import { eventually, sleep } from '@exchange/testing';
+import { eventually, sleep, startPrivateRedis, type PrivateRedis } from '@exchange/testing';
 import { HotCache } from '../../src/market-data/hot-cache';
-import { startPrivateRedis, type PrivateRedis } from '../support/private-redis';
 
 /**
  * HotCache on a Redis of this test's own: it is frozen, its clients killed and its command counts read,

@@ -1,12 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
-import { freePort, until } from '@exchange/testing';
+import { freePort } from './ports';
+import { serverProcess } from './server-process';
+import { until } from './until';
 
 /**
  * A Redis server of a test's own, keeping nothing on disk, to pause, flush, stop and start again: the
  * machine's Redis is shared by the running exchange and every other test file, which a `CLIENT PAUSE`
- * or a restart there would freeze or empty too. (A candidate for @exchange/testing, next to
- * `startPrivateNats`.)
+ * or a restart there would freeze or empty too.
  */
 export interface PrivateRedis {
   port: number;
@@ -45,30 +45,19 @@ async function answering(port: number): Promise<void> {
 /** Starts `redis-server` (or REDIS_SERVER_BIN) on a free loopback port, without persistence. */
 export async function startPrivateRedis(): Promise<PrivateRedis> {
   const port = await freePort();
-  let server: ChildProcess | undefined;
-  const start = async () => {
-    server = spawn(process.env.REDIS_SERVER_BIN ?? 'redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-      stdio: 'ignore',
-    });
-    await answering(port);
-  };
-  const stop = async () => {
-    const running = server;
-    if (!running || running.exitCode !== null || running.signalCode !== null) return;
-    const exited = new Promise((resolve) => running.once('exit', resolve));
-    // A frozen server would never act on the SIGTERM.
-    running.kill('SIGCONT');
-    running.kill('SIGTERM');
-    await exited;
-  };
-  await start();
+  const server = serverProcess(
+    process.env.REDIS_SERVER_BIN ?? 'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    () => answering(port),
+  );
+  await server.start();
   return {
     port,
     url: `redis://127.0.0.1:${port}`,
-    start,
-    stop,
-    close: stop,
-    freeze: () => void server?.kill('SIGSTOP'),
-    thaw: () => void server?.kill('SIGCONT'),
+    start: server.start,
+    stop: server.stop,
+    close: server.stop,
+    freeze: () => server.signal('SIGSTOP'),
+    thaw: () => server.signal('SIGCONT'),
   };
 }
