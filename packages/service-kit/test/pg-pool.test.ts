@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { Pool } from 'pg';
 import { adminDatabaseUrl } from '../src/database/databases';
+import { inTransaction } from '../src/database/pg-pool';
 
 const SERVER = adminDatabaseUrl();
 
@@ -60,5 +61,29 @@ describe('pgPool', () => {
     } finally {
       await pool.end();
     }
+  });
+});
+
+describe('inTransaction', () => {
+  let pool: Pool;
+  const table = `in_transaction_${process.pid}`;
+  beforeAll(async () => {
+    pool = new Pool({ connectionString: SERVER, max: 1 });
+    await pool.query(`CREATE TEMP TABLE IF NOT EXISTS ${table} (n int)`);
+  });
+  afterAll(() => pool.end());
+
+  it('commits what the work wrote when it resolves, rolls it back when it throws, and gives the connection back', async () => {
+    expect(await inTransaction(pool, async (client) => (await client.query(`INSERT INTO ${table} VALUES (1) RETURNING n`)).rows[0].n)).toBe(1);
+    const failed = inTransaction(pool, async (client) => {
+      await client.query(`INSERT INTO ${table} VALUES (2)`);
+      throw new Error('work failed');
+    });
+    await expect(failed).rejects.toThrow('work failed');
+    // One connection in the pool (the temp table lives on it): it was released both times.
+    expect((await pool.query(`SELECT n FROM ${table} ORDER BY n`)).rows).toEqual([{ n: 1 }]);
+    expect(await inTransaction(pool, async (client) => (await client.query('SHOW transaction_isolation')).rows[0].transaction_isolation, 'BEGIN ISOLATION LEVEL REPEATABLE READ')).toBe(
+      'repeatable read',
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { inTransaction } from '@exchange/service-kit';
 import { PrismaService } from '../prisma/prisma.service';
 
 export interface PriceRow {
@@ -68,18 +69,10 @@ export class PriceHistoryRepository {
   async refill(given: PriceRow[]): Promise<void> {
     if (given.length === 0) return;
     const values = columns(latestPerTrade(given));
-    const client = await this.prisma.pool.connect();
-    try {
-      await client.query('BEGIN');
+    await inTransaction(this.prisma.pool, async (client) => {
       await client.query(FILL_NOTIONALS, values);
       await client.query(INSERT_PRICES, values);
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /** Each market's volume, base units (markets without a trade are absent). */

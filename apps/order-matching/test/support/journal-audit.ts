@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
+import { inTransaction } from '@exchange/service-kit';
 import { until } from '@exchange/testing';
 import type { EngineState } from '../../src/engine/engine-state';
 import { COLLATERAL } from '../../src/engine/ledger';
@@ -215,19 +216,8 @@ function disagreements(j: Journal, state: EngineState): string[] {
 
 /** Reads the committed tables in one snapshot and audits them, and against `state` when given. */
 export async function auditJournal(pool: Pool, feeAccount: string, state?: EngineState): Promise<JournalAudit> {
-  const client = await pool.connect();
-  let journal: Journal;
-  try {
-    // One snapshot: a batch is one statement, so every snapshot holds whole batches.
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    journal = await read(client, feeAccount);
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  // One snapshot: a batch is one statement, so every snapshot holds whole batches.
+  const journal = await inTransaction(pool, (client) => read(client, feeAccount), 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   // Memory is read after the tables: it may be ahead of them (a batch in flight, or one committed since), never behind.
   return { conservation: conservation(journal, feeAccount), disagreements: state ? disagreements(journal, state) : [] };
 }

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { Pool, type PoolConfig } from 'pg';
+import { Pool, type PoolClient, type PoolConfig } from 'pg';
 
 /**
  * A pg pool that outlives the loss of an idle connection (PostgreSQL restarted, an operator's
@@ -14,4 +14,23 @@ export function pgPool(name: string, config: PoolConfig): Pool {
   const logger = new Logger(name);
   pool.on('error', (error) => logger.warn(`lost an idle PostgreSQL connection: ${error.message}`));
   return pool;
+}
+
+/**
+ * Runs `work` in one transaction on a connection of the pool (`begin` says which kind), committed when
+ * it resolves and rolled back when it throws; the connection goes back to the pool either way.
+ */
+export async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query(begin);
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
 }
