@@ -1,38 +1,26 @@
-import path from 'node:path';
-import { Pool } from 'pg';
-import { createTestDatabase, dropDatabase } from '@exchange/service-kit';
 import { eventually } from '@exchange/testing';
 import { MatchingOutboxStore, OUTBOX_VACUUM_AFTER_ROWS } from '../../src/engine-host/matching-outbox';
+import { freshDatabase } from '../support/fresh-database';
 
 /** The outbox's checkpoints on a fresh, migrated database (no engine running). */
 describe('MatchingOutboxStore checkpoints', () => {
-  let url: string;
-  let pool: Pool;
-
-  beforeAll(async () => {
-    url = await createTestDatabase(path.join(__dirname, '../..'), 'outbox');
-    pool = new Pool({ connectionString: url, max: 3 });
-  });
-  afterAll(async () => {
-    await pool.end();
-    await dropDatabase(url);
-  });
+  const db = freshDatabase('outbox', 3);
 
   /** Writes `count` rows of a payload large enough to go to TOAST, as the journal's batches do; answers the last id. */
   const write = async (count: number): Promise<bigint> => {
     const payload = JSON.stringify({ events: 'x'.repeat(4_000) });
-    const rows = await pool.query<{ id: string }>(
+    const rows = await db.pool.query<{ id: string }>(
       `INSERT INTO outbox (subject, payload) SELECT 'matching.evt.batch.v1', $1 FROM generate_series(1, $2) RETURNING id::text`,
       [payload, count],
     );
     return BigInt(rows.rows.at(-1)!.id);
   };
   const vacuums = async () =>
-    Number((await pool.query<{ n: string }>(`SELECT vacuum_count::text AS n FROM pg_stat_user_tables WHERE relname = 'outbox'`)).rows[0]!.n);
-  const rows = async () => Number((await pool.query<{ n: string }>('SELECT count(*)::text AS n FROM outbox')).rows[0]!.n);
+    Number((await db.pool.query<{ n: string }>(`SELECT vacuum_count::text AS n FROM pg_stat_user_tables WHERE relname = 'outbox'`)).rows[0]!.n);
+  const rows = async () => Number((await db.pool.query<{ n: string }>('SELECT count(*)::text AS n FROM outbox')).rows[0]!.n);
 
   it('deletes published rows, keeps the rest, and vacuums the table after enough deletions', async () => {
-    const store = new MatchingOutboxStore(pool);
+    const store = new MatchingOutboxStore(db.pool);
     expect(await store.pending(10)).toEqual([]);
 
     const first = await write(OUTBOX_VACUUM_AFTER_ROWS - 1);
@@ -52,12 +40,12 @@ describe('MatchingOutboxStore checkpoints', () => {
 
     // The progress survives: a new store (a restart) reads nothing before it.
     const third = await write(3);
-    const restarted = new MatchingOutboxStore(pool);
+    const restarted = new MatchingOutboxStore(db.pool);
     expect((await restarted.pending(10)).map((r) => r.id)).toEqual([third - 2n, third - 1n, third]);
   });
 
   it('saves, in a checkpoint asked for while another runs, the progress of its own moment', async () => {
-    const store = new MatchingOutboxStore(pool);
+    const store = new MatchingOutboxStore(db.pool);
     await store.pending(1);
     const first = await write(2);
     await store.markPublished([first]);
@@ -66,7 +54,7 @@ describe('MatchingOutboxStore checkpoints', () => {
     await store.markPublished([second]);
     await Promise.all([running, store.checkpoint()]);
     expect(await rows()).toBe(0);
-    const saved = await pool.query<{ last_id: string }>('SELECT last_id::text FROM outbox_cursor WHERE id = 1');
+    const saved = await db.pool.query<{ last_id: string }>('SELECT last_id::text FROM outbox_cursor WHERE id = 1');
     expect(BigInt(saved.rows[0]!.last_id)).toBe(second);
   });
 });

@@ -1,6 +1,3 @@
-import path from 'node:path';
-import { Pool } from 'pg';
-import { createTestDatabase, dropDatabase } from '@exchange/service-kit';
 import { readStream, until } from '@exchange/testing';
 import {
   MATCHING_BATCH_SUBJECT,
@@ -11,6 +8,7 @@ import {
 import { Effects } from '../../src/engine/effects';
 import { writeBatch } from '../../src/journal/journal-sql';
 import { aMarketSnapshot, startMatching, type MatchingUnderTest } from '../support/matching-harness';
+import { freshDatabase } from '../support/fresh-database';
 
 const CONDITION = `0x${'cd'.repeat(32)}`;
 const BATCH = `0x${'0b'.repeat(32)}`;
@@ -18,26 +16,16 @@ const BATCH = `0x${'0b'.repeat(32)}`;
 /** A resolution is journaled and published twice: in its batch's message and on a subject of its own. */
 describe('market resolutions on their own subject', () => {
   describe('the journal statement (fresh database, no engine)', () => {
-    let url: string;
-    let pool: Pool;
-
-    beforeAll(async () => {
-      url = await createTestDatabase(path.join(__dirname, '../..'), 'resolution');
-      pool = new Pool({ connectionString: url, max: 2 });
-    });
-    afterAll(async () => {
-      await pool.end();
-      await dropDatabase(url);
-    });
+    const db = freshDatabase('resolution', 2);
 
     const outboxRows = async () =>
-      (await pool.query<{ id: string; subject: string; payload: string }>('SELECT id::text, subject, payload FROM outbox ORDER BY id')).rows;
+      (await db.pool.query<{ id: string; subject: string; payload: string }>('SELECT id::text, subject, payload FROM outbox ORDER BY id')).rows;
 
     it('writes one more outbox row, with its subject, after the batch message, and answers the same subjects', async () => {
       const effects = new Effects();
       effects.events.push({ type: 'book', data: { conditionId: CONDITION, bookSeq: 1, changes: [], timestamp: 1 } });
       effects.events.push({ type: 'market-resolved', data: { conditionId: CONDITION, winningOutcome: 1, resolvedAt: 1_700_000_000_000 } });
-      const { outbox: records } = await writeBatch(pool, BATCH, 1, [effects]);
+      const { outbox: records } = await writeBatch(db.pool, BATCH, 1, [effects]);
 
       expect(records.map((r) => r.subject)).toEqual([MATCHING_BATCH_SUBJECT, MATCHING_MARKET_RESOLVED_SUBJECT]);
       const rows = await outboxRows();
@@ -48,10 +36,10 @@ describe('market resolutions on their own subject', () => {
     });
 
     it('writes a batch without resolutions as before: its messages, all on the batch subject', async () => {
-      await pool.query('DELETE FROM outbox');
+      await db.pool.query('DELETE FROM outbox');
       const effects = new Effects();
       effects.events.push({ type: 'book', data: { conditionId: CONDITION, bookSeq: 2, changes: [], timestamp: 2 } });
-      const { outbox: records } = await writeBatch(pool, `0x${'0c'.repeat(32)}`, 1, [effects]);
+      const { outbox: records } = await writeBatch(db.pool, `0x${'0c'.repeat(32)}`, 1, [effects]);
       expect(records.map((r) => r.subject)).toEqual([MATCHING_BATCH_SUBJECT]);
       expect((await outboxRows()).map((r) => r.subject)).toEqual([MATCHING_BATCH_SUBJECT]);
     });
