@@ -5,7 +5,7 @@ import { DEV_ADMIN_TOKEN, DEV_AUTH_SECRET, DEV_CREDENTIALS_KEY } from './auth-co
 type SecretSettings = Pick<GatewayEnv, 'AUTH_SECRET' | 'CREDENTIALS_KEY' | 'ADMIN_TOKEN' | 'ALLOW_DEV_SECRETS'>;
 
 /** The settings that hold a development value of this repository. */
-export function developmentSecrets(env: SecretSettings): string[] {
+function developmentSecrets(env: SecretSettings): string[] {
   return [
     env.AUTH_SECRET === DEV_AUTH_SECRET && 'AUTH_SECRET',
     env.CREDENTIALS_KEY === DEV_CREDENTIALS_KEY && 'CREDENTIALS_KEY',
