@@ -10,6 +10,9 @@ export interface ActiveApiKey {
   passphrase: Buffer;
 }
 
+/** How every API key the exchange hands out looks (a lower-case UUID): anything else is known absent without a lookup. */
+export const API_KEY_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 /** A key that is unknown or revoked. */
 const ABSENT = Object.freeze({ absent: true as const });
 type Entry = ActiveApiKey | typeof ABSENT;
@@ -32,6 +35,11 @@ export class ApiKeyCache {
     const entry = this.entries.get(apiKey);
     if (entry === undefined) return undefined;
     return 'absent' in entry ? null : entry;
+  }
+
+  /** Whether the key's lookup needs no database read: cached (known or absent), or not a key's shape. */
+  answersAlone(apiKey: string): boolean {
+    return this.entries.has(apiKey) || !API_KEY_SHAPE.test(apiKey);
   }
 
   set(key: ActiveApiKey): void {

@@ -3,11 +3,9 @@ import { decodeSecret, deriveApiCredentials, type ApiCredentials } from '@exchan
 import { DistinctFailures, errorMessage, isDatabaseUnavailable } from '@exchange/service-kit';
 import { ApiError } from '../http/api-error';
 import type { ApiCaller, L1Signer } from './api-caller';
-import type { ActiveApiKey } from './api-key-cache';
+import { API_KEY_SHAPE, type ActiveApiKey } from './api-key-cache';
 import { ApiKeyRepository, type ApiKeyRow } from './api-key.repository';
 import { AuthResources } from './auth-resources';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
  * Decision: the most keys an address may hold at once (docs/auth.md, "L1"). Each costs a row, two
@@ -91,7 +89,7 @@ export class ApiKeysService {
   async activeKey(apiKey: string): Promise<ActiveApiKey | null> {
     const cached = this.resources.cache.get(apiKey);
     if (cached !== undefined) return cached;
-    if (!UUID.test(apiKey)) return null;
+    if (!API_KEY_SHAPE.test(apiKey)) return null;
     let reading = this.reading.get(apiKey);
     if (!reading) {
       reading = this.read(apiKey).finally(() => this.reading.delete(apiKey));

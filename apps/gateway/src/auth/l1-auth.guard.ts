@@ -41,11 +41,12 @@ export class L1AuthGuard implements CanActivate {
 
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest & { headers: RequestHeaders; raw: IncomingMessage }>();
-    const client = this.limiter.clientOf(request.raw);
-    this.limiter.refuseFailingClient(client);
+    // Always the address: a key header must not spare an L1 request's recovery the address's count.
+    const party = this.limiter.clientOf(request.raw);
+    this.limiter.refuseFailing(party);
     const signer = verifyL1Headers(request.headers, this.resources.settings, Date.now());
     if (!signer) {
-      this.limiter.authFailed(client);
+      this.limiter.authFailed(party);
       throw ApiError.of('unauthorized', 'Invalid L1 Request headers');
     }
     request.l1Signer = signer;

@@ -87,40 +87,41 @@ export class L2Authenticator {
   ) {}
 
   /**
-   * The caller of a signed request. Failures count against the client's address (`RateLimiter`): an
-   * address with too many of them is refused with 429 before the HMAC and the key lookup. `route` is the
-   * route pattern the request matched: the limits are the route's, however its path was written (the
-   * signed path, `/%6Frder` say, escaped the order limits until the twenty-second session; a probe).
+   * The caller of a signed request. Failures count against the request's failing party (its client
+   * address, or that address and the key it names: `RateLimiter.failingParty`): a party with too many of
+   * them is refused with 429 before the HMAC and the key lookup. `route` is the route pattern the request
+   * matched: the limits are the route's, however its path was written (the signed path, `/%6Frder` say,
+   * escaped the order limits until the twenty-second session; a probe).
    */
   async authenticate(request: SignedRequest, route: string, nowMs = Date.now()): Promise<Authenticated> {
-    const client = this.limiter.clientOf(request.raw);
-    this.limiter.refuseFailingClient(client);
+    const party = this.limiter.failingParty(request.raw);
+    this.limiter.refuseFailing(party);
     try {
       return await this.verify(request, route, nowMs);
     } catch (error) {
-      if (error instanceof ApiError && error.failure.status === 401) this.limiter.authFailed(client);
+      if (error instanceof ApiError && error.failure.status === 401) this.limiter.authFailed(party);
       throw error;
     }
   }
 
   /**
-   * Refuses (429) a request from an address that used up its failed authentications, before its body is
-   * read; answers the address (read while the socket is open: a client gone mid-body has none after).
+   * Refuses (429) a request of a party that used up its failed authentications, before its body is read;
+   * answers the party (read while the socket is open: a client gone mid-body has no address after).
    */
-  refuseFailingClient(raw: IncomingMessage): string {
-    const client = this.limiter.clientOf(raw);
-    this.limiter.refuseFailingClient(client);
-    return client;
+  refuseFailing(raw: IncomingMessage): string {
+    const party = this.limiter.failingParty(raw);
+    this.limiter.refuseFailing(party);
+    return party;
   }
 
   /**
    * Counts a request to a signed route that was refused before it could be authenticated (a body that is
-   * not JSON, another content type) as a failed authentication of its address: no key's limits count it,
+   * not JSON, another content type) as a failed authentication of its party: no key's limits count it,
    * and until the twenty-second session a flood of them was limited by nothing (a probe sent 6,000 in
    * about a second from one address).
    */
-  refusedUnauthenticated(client: string): void {
-    this.limiter.authFailed(client);
+  refusedUnauthenticated(party: string): void {
+    this.limiter.authFailed(party);
   }
 
   private async verify(request: SignedRequest, route: string, nowMs: number): Promise<Authenticated> {
@@ -131,12 +132,13 @@ export class L2Authenticator {
     const timestamp = authHeader(headers, 'timestamp');
     const signatureHeader = authHeader(headers, 'signature');
     if (!address || !apiKey || !passphrase || !timestamp || !signatureHeader) throw refused();
+    // Looked up before the timestamp is checked, so that a client whose clock is off has its key cached
+    // and its failures counted with that key, not against every client of its address (`failingParty`).
+    const key = await this.lookUp(apiKey.toLowerCase());
+    if (!key) throw refused();
     if (!isFresh(timestamp, nowMs, this.resources.settings.maxSkewMs)) throw refused();
     const signature = decodeL2Signature(signatureHeader);
     if (!signature) throw refused();
-
-    const key = await this.lookUp(apiKey.toLowerCase());
-    if (!key) throw refused();
     if (!sameBytes(Buffer.from(passphrase, 'utf8'), key.passphrase)) throw refused();
     if (address.toLowerCase() !== key.address) throw refused();
 

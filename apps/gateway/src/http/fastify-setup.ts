@@ -24,7 +24,8 @@ export function requestIdOf(header: string | string[] | undefined): string {
  * lines), echoed in the response, an access log line per request, a NUL in the URL refused and the
  * rate limits of public routes applied before the handler. A signed route's request that is refused
  * before it authenticates (its body unread, a 4xx other than the authentication's own 401) counts as a
- * failed authentication of its address, and an address past those is refused before its body is read.
+ * failed authentication of its party (`RateLimiter.failingParty`), and a party past those is refused
+ * before its body is read.
  */
 export function setUpFastify(fastify: FastifyInstance, surface: Surface, accessLog: (line: Record<string, unknown>) => void, limiter: RateLimiter): void {
   const routeOf = (request: FastifyRequest) => {
@@ -40,7 +41,7 @@ export function setUpFastify(fastify: FastifyInstance, surface: Surface, accessL
     const route = routeOf(request);
     if (limiter.isSigned(request.method, route)) {
       try {
-        limiter.refuseFailingClient(limiter.clientOf(request.raw));
+        limiter.refuseFailing(limiter.failingParty(request.raw));
       } catch (error) {
         return sendFailure(reply, toFailure(error), headersOf(error));
       }
@@ -56,7 +57,7 @@ export function setUpFastify(fastify: FastifyInstance, surface: Surface, accessL
   fastify.addHook('onResponse', (request, reply, done) => {
     const status = reply.statusCode;
     const unauthenticated = status >= 400 && status < 500 && status !== 401 && status !== 429 && !(request as AuthenticatedRequest).apiCaller;
-    if (unauthenticated && limiter.isSigned(request.method, routeOf(request))) limiter.authFailed(limiter.clientOf(request.raw));
+    if (unauthenticated && limiter.isSigned(request.method, routeOf(request))) limiter.authFailed(limiter.failingParty(request.raw));
     accessLog({
       method: request.method,
       url: request.url,

@@ -1,6 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from '@nestjs/common';
 import { DistinctFailures, errorMessage } from '@exchange/service-kit';
+import type { ApiKeyCache } from '../auth/api-key-cache';
+import { authHeader } from '../auth/auth-headers';
+import type { AuthResources } from '../auth/auth-resources';
 import type { GatewayEnv } from '../config';
 import type { AdmissionStore, BucketCheck, BucketVerdict, ClaimOutcome } from '../http/admission-store';
 import { ApiError } from '../http/api-error';
@@ -23,7 +26,7 @@ interface Refusal {
   resetAtMs: number;
 }
 
-/** Failed L1 and L2 authentications a client address may have at once, and then per second (`FailedAuthGate`), both times `RATE_LIMIT_SCALE`. */
+/** Failed L1 and L2 authentications a failing party may have at once, and then per second (`FailedAuthGate`), both times `RATE_LIMIT_SCALE`. */
 const AUTH_FAILURE_BURST = 100;
 const AUTH_FAILURES_PER_SECOND = 10;
 
@@ -59,14 +62,15 @@ export class RateLimiter {
     private readonly store: AdmissionStore,
     private readonly settings: RateLimiterSettings,
     logger: Pick<Logger, 'warn'>,
+    private readonly keys: Pick<ApiKeyCache, 'answersAlone'>,
   ) {
     this.failures = new DistinctFailures((message) => logger.warn(`rate limits not applied: ${message}`));
     this.authFailures = new FailedAuthGate(Math.max(1, Math.round(AUTH_FAILURE_BURST * settings.scale)), AUTH_FAILURES_PER_SECOND * settings.scale);
   }
 
-  static fromEnv(env: GatewayEnv, store: AdmissionStore, logger: Pick<Logger, 'warn'>): RateLimiter {
+  static fromEnv(env: GatewayEnv, auth: Pick<AuthResources, 'admissions' | 'cache'>, logger: Pick<Logger, 'warn'>): RateLimiter {
     const settings = { enabled: env.RATE_LIMITS === 'on', scale: env.RATE_LIMIT_SCALE, trustedProxyHops: env.TRUSTED_PROXY_HOPS, keyPrefix: env.REDIS_KEY_PREFIX };
-    return new RateLimiter(store, settings, logger);
+    return new RateLimiter(auth.admissions, settings, logger, auth.cache);
   }
 
   /** The address a request is counted for (see `TRUSTED_PROXY_HOPS`). */
@@ -74,17 +78,31 @@ export class RateLimiter {
     return clientAddress(request, this.settings.trustedProxyHops);
   }
 
-  /** Refuses (429) an L1 or L2 request from an address that has used up its failed authentications. */
-  refuseFailingClient(client: string): void {
-    const seconds = this.settings.enabled ? this.authFailures.retryAfterSeconds(client) : 0;
-    if (seconds === 0) return;
-    // The headers every limited answer carries, here of the failures the address may still make.
-    throw ApiError.of('rate_limited', 'Too Many Requests', seconds, limitHeaders(this.authFailures.burst, 0, this.authFailures.fullAtMs(client)));
+  /**
+   * Whom the request's failed authentications count against: its client address or, when it names an
+   * API key whose lookup needs no database read (cached, known or absent), that address and key
+   * together. Failures that cost a key lookup or a signature recovery (L1, made-up keys) so count per
+   * address, while a client failing with a key the gateway knows (a stale secret, a skewed clock) is
+   * refused alone rather than every client behind its address, a NAT's say (refused together until the
+   * twenty-fourth session). Read as the request arrives, before its own lookup fills the cache.
+   */
+  failingParty(request: IncomingMessage): string {
+    const client = this.clientOf(request);
+    const apiKey = authHeader(request.headers, 'api_key')?.toLowerCase();
+    return apiKey !== undefined && this.keys.answersAlone(apiKey) ? `${client} ${apiKey}` : client;
   }
 
-  /** Counts a failed L1 or L2 authentication of the address. */
-  authFailed(client: string): void {
-    if (this.settings.enabled) this.authFailures.failed(client);
+  /** Refuses (429) an L1 or L2 request of a party (`failingParty`) that has used up its failed authentications. */
+  refuseFailing(party: string): void {
+    const seconds = this.settings.enabled ? this.authFailures.retryAfterSeconds(party) : 0;
+    if (seconds === 0) return;
+    // The headers every limited answer carries, here of the failures the party may still make.
+    throw ApiError.of('rate_limited', 'Too Many Requests', seconds, limitHeaders(this.authFailures.burst, 0, this.authFailures.fullAtMs(party)));
+  }
+
+  /** Counts a failed L1 or L2 authentication of the party (`failingParty`). */
+  authFailed(party: string): void {
+    if (this.settings.enabled) this.authFailures.failed(party);
   }
 
   /** Whether a route is behind L2 authentication (its limits count per API key). */

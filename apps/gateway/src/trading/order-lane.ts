@@ -26,7 +26,7 @@ export function orderLane(
     const length = Number(request.headers['content-length']);
     if (!Number.isSafeInteger(length) || length > bodyLimit) return false;
     void serveInLane(request, response, accessLog, async () => {
-      const client = l2.refuseFailingClient(request);
+      const party = l2.refuseFailing(request);
       let rawBody: string;
       let body: unknown;
       try {
@@ -34,7 +34,7 @@ export function orderLane(
         // Parsed before authenticating, as on Fastify's routes: malformed JSON is a 400 for anyone.
         body = await parseJson(rawBody);
       } catch (error) {
-        l2.refusedUnauthenticated(client);
+        l2.refusedUnauthenticated(party);
         throw error;
       }
       const { caller, headers } = await l2.authenticate({ raw: request, method: 'POST', url, headers: request.headers, rawBody }, path);

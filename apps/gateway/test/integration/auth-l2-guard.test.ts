@@ -62,7 +62,7 @@ describe('L2 authentication guard', () => {
   beforeAll(async () => {
     gw = await startAuthGateway('gw_auth_l2');
     echoResources = AuthResources.create(gw.env, new JsonLogger('test', 'error'));
-    const limiter = RateLimiter.fromEnv(gw.env, echoResources.admissions, { warn: () => undefined });
+    const limiter = RateLimiter.fromEnv(gw.env, echoResources, { warn: () => undefined });
     echo = await NestFactory.create<NestFastifyApplication>(EchoModule.with(echoResources, limiter), new ErrorBodyFastifyAdapter(), { logger: false });
     await echo.init();
     parseJsonBodiesOnly(echo.getHttpAdapter().getInstance());
@@ -307,7 +307,7 @@ describe('L2 authentication guard', () => {
       new L2Authenticator(
         resources,
         new ApiKeysService(resources, new ApiKeyRepository(resources)),
-        RateLimiter.fromEnv(gw.env, resources.admissions, { warn: () => undefined }),
+        RateLimiter.fromEnv(gw.env, resources, { warn: () => undefined }),
       );
     const raw = { socket: { remoteAddress: '127.0.0.1' }, headers: {} } as unknown as IncomingMessage;
     const request = (method: string) => ({ raw, method, url: '/x', headers: lowerCased(l2Headers(creds, wallet.address, { method, path: '/x' })) });

@@ -19,8 +19,8 @@ describe('the order lane when the client goes away mid-body', () => {
   beforeAll(async () => {
     const unused = undefined as never;
     const failures = {
-      refuseFailingClient: (raw: IncomingMessage) => raw.socket.remoteAddress,
-      refusedUnauthenticated: (client: string) => unauthenticated.push(client),
+      refuseFailing: (raw: IncomingMessage) => raw.socket.remoteAddress,
+      refusedUnauthenticated: (party: string) => unauthenticated.push(party),
     } as unknown as L2Authenticator;
     const lane = orderLane(unused, failures, unused, 65_536, (line) => lines.push(line));
     server = createServer((request, response) => {

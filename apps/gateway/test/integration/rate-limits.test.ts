@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Redis } from 'ioredis';
 import { deleteRedisKeys, sleep } from '@exchange/testing';
+import { ApiKeyCache } from '../../src/auth/api-key-cache';
 import { AdmissionStore } from '../../src/http/admission-store';
 import type { ApiError } from '../../src/http/api-error';
 import { RateLimiter } from '../../src/rate-limits/rate-limiter';
@@ -194,25 +196,67 @@ describe('rate limits', () => {
     expect(limitHeaders(other).slice(0, 2)).toEqual(['2', '1']);
   });
 
-  it('refuses an address whose L2 requests keep failing authentication, before checking them', async () => {
-    const [a] = wallets as [(typeof wallets)[0]];
-    const forged = (client: string, path = '/data/orders') =>
-      from(client, path, { headers: { ...l2Headers(a.creds, a.wallet.address, { method: 'GET', path }), POLY_PASSPHRASE: 'wrong' } });
+  /**
+   * A new key, made from an address of its own (L1 requests count against theirs) and used once from it,
+   * so that the gateway has it cached for the next 10 s: its lookups need no database read.
+   */
+  let keysMade = 0;
+  const freshKey = async () => {
+    const wallet = newWallet();
+    const home = `203.0.113.${100 + keysMade++}`;
+    const response = await from(home, '/auth/api-key', { method: 'POST', headers: await l1Headers(wallet) });
+    expect(response.status).toBe(200);
+    const key = { wallet, creds: (await response.json()) as Credentials };
+    expect((await signedGet(home, key)).status).toBe(PAST_AUTHENTICATION);
+    return key;
+  };
+  type Key = { wallet: TestWallet; creds: Credentials };
+  const signedGet = (client: string, key: Key, options: { passphrase?: string; timestamp?: string } = {}) => {
+    const headers = l2Headers(key.creds, key.wallet.address, { method: 'GET', path: '/data/orders', timestamp: options.timestamp });
+    return from(client, '/data/orders', { headers: { ...headers, ...(options.passphrase ? { POLY_PASSPHRASE: options.passphrase } : {}) } });
+  };
+  /** Answered past authentication: no order-matching behind this gateway. */
+  const PAST_AUTHENTICATION = 425;
+
+  it("refuses a client that keeps failing with a key the gateway knows, before checking it, and only that client's requests with that key", async () => {
+    const a = await freshKey();
     // 100 failures at once and then 10 a second, at 0.1%: one, then one every 100 s.
     const firstAt = Date.now();
-    const failed = await forged('198.51.100.66');
+    const failed = await signedGet('198.51.100.66', a, { passphrase: 'wrong' });
     expect(failed.status).toBe(401);
     expect(await failed.json()).toEqual(L2_REFUSED);
-    const refused = await forged('198.51.100.66');
+    const refused = await signedGet('198.51.100.66', a, { passphrase: 'wrong' });
     expectRetryAfter(await refusal(refused), 100, firstAt);
     expect(limitHeaders(refused).slice(0, 2)).toEqual(['1', '0']);
     expect(limitHeaders(refused)[2]).toBeGreaterThanOrEqual(100 - Math.ceil((Date.now() - firstAt) / 1_000) - 1);
     expect(limitHeaders(refused)[2]).toBeLessThanOrEqual(101);
-    // Even a correctly signed request from that address waits; other addresses do not.
-    const signed = (client: string) => from(client, '/data/orders', { headers: l2Headers(a.creds, a.wallet.address, { method: 'GET', path: '/data/orders' }) });
-    await refusal(await signed('198.51.100.66'));
-    expect((await signed('198.51.100.67')).status).toBe(425);
-    expect((await forged('198.51.100.67')).status).toBe(401);
+    // Even a correctly signed request with that key from that address waits; other addresses do not.
+    await refusal(await signedGet('198.51.100.66', a));
+    expect((await signedGet('198.51.100.67', a)).status).toBe(PAST_AUTHENTICATION);
+    expect((await signedGet('198.51.100.67', a, { passphrase: 'wrong' })).status).toBe(401);
+    // Another client behind the same address (a NAT) with its own key is not refused for a's failures.
+    const b = await freshKey();
+    expect((await signedGet('198.51.100.66', b)).status).toBe(PAST_AUTHENTICATION);
+  });
+
+  it('refuses a client whose clock is off by its key, not its address, once the key is known', async () => {
+    const [a, b] = [await freshKey(), await freshKey()];
+    const anHourAgo = String(Math.floor(Date.now() / 1_000) - 3_600);
+    const stale = await signedGet('198.51.100.68', a, { timestamp: anHourAgo });
+    expect({ status: stale.status, body: await stale.json() }).toEqual({ status: 401, body: L2_REFUSED });
+    await refusal(await signedGet('198.51.100.68', a, { timestamp: anHourAgo }));
+    expect((await signedGet('198.51.100.68', b)).status).toBe(PAST_AUTHENTICATION);
+  });
+
+  it('refuses an address whose failures cost key lookups (made-up keys), except for keys the gateway knows', async () => {
+    const b = await freshKey();
+    const madeUp = (client: string) => signedGet(client, { wallet: b.wallet, creds: { ...b.creds, apiKey: randomUUID() } });
+    expect((await madeUp('198.51.100.69')).status).toBe(401);
+    // A second made-up key from the address would be a database read: refused before it.
+    await refusal(await madeUp('198.51.100.69'));
+    expect((await madeUp('198.51.100.70')).status).toBe(401);
+    // A known key's request costs no read: it is checked, and passes.
+    expect((await signedGet('198.51.100.69', b)).status).toBe(PAST_AUTHENTICATION);
   });
 
   it('counts a signed route\'s request refused before it authenticates as a failed authentication of its address', async () => {
@@ -248,10 +292,12 @@ describe('rate limits', () => {
     expect(failed.status).toBe(401);
     expect(await failed.json()).toEqual({ error: expect.any(String), code: 'unauthorized' });
     await refusal(await create('198.51.100.80', stale));
-    // A valid signature from that address waits too, and L2 requests from it; other addresses do not.
-    await refusal(await create('198.51.100.80', await l1Headers(wallet)));
-    const [a] = wallets as [(typeof wallets)[0]];
-    await refusal(await from('198.51.100.80', '/data/orders', { headers: l2Headers(a.creds, a.wallet.address, { method: 'GET', path: '/data/orders' }) }));
+    // A valid signature from that address waits too, even naming a key the gateway knows, and L2
+    // requests whose key would cost a lookup; other addresses do not.
+    const known = await freshKey();
+    await refusal(await create('198.51.100.80', { ...(await l1Headers(wallet)), POLY_API_KEY: known.creds.apiKey }));
+    await refusal(await signedGet('198.51.100.80', { wallet: known.wallet, creds: { ...known.creds, apiKey: randomUUID() } }));
+    expect((await signedGet('198.51.100.80', known)).status).toBe(PAST_AUTHENTICATION);
     expect((await create('198.51.100.81', await l1Headers(wallet))).status).toBe(200);
   });
 
@@ -277,7 +323,7 @@ describe('refusals remembered', () => {
   }
   const store = new CountingStore(redis, 60, `${prefix}:l2-memory-since`);
   // At 0.1%: POST /order 2 at once then a token every 5 s; GET /tags 1 per 10 s.
-  const limiter = new RateLimiter(store, { enabled: true, scale: 0.001, trustedProxyHops: 0, keyPrefix: prefix }, { warn: () => undefined });
+  const limiter = new RateLimiter(store, { enabled: true, scale: 0.001, trustedProxyHops: 0, keyPrefix: prefix }, { warn: () => undefined }, new ApiKeyCache());
 
   afterAll(async () => {
     await deleteRedisKeys(redis, `${prefix}:`);
@@ -342,6 +388,7 @@ describe('rate limits without Redis', () => {
       new AdmissionStore(down, 60, 'none:l2-memory-since'),
       { enabled: true, scale: 1, trustedProxyHops: 0, keyPrefix: 'none' },
       { warn: (message: string) => warnings.push(message) },
+      new ApiKeyCache(),
     );
     const raw = { socket: { remoteAddress: '203.0.113.9' }, headers: {} } as unknown as IncomingMessage;
     expect(await limiter.admitPublic(raw, 'GET', '/book')).toEqual({});
