@@ -1,9 +1,9 @@
 import { connect, type NatsConnection } from 'nats';
 import { eventually, sleep, startPrivateNats, testPrefix, type PrivateNats } from '@exchange/testing';
-import { OutboxRelay } from '../src/jetstream/outbox-relay';
+import { OutboxRelay, outboxMessageId } from '../src/jetstream/outbox-relay';
 import { ensureStream } from '../src/jetstream/streams';
 import { prefixed, streamName } from '../src/nats/subjects';
-import { createOutboxDatabase, PgOutboxStore, type OutboxDatabase } from './support/pg-outbox';
+import { createOutboxDatabase, PgOutboxStore, TEST_STREAM, type OutboxDatabase } from './support/pg-outbox';
 
 /** nats.js' own acknowledgement timeout for a JetStream publish, which the relay's replaces. */
 const NATS_DEFAULT_ACK_TIMEOUT_MS = 5_000;
@@ -33,7 +33,7 @@ describe('OutboxRelay across a NATS outage (a real PostgreSQL outbox table, a NA
   beforeAll(async () => {
     nats = await startPrivateNats({ jetstream: true });
     nc = await connect({ servers: nats.url, maxReconnectAttempts: -1, reconnectTimeWait: 50 });
-    await ensureStream(nc, prefix, { name: 'TEST', subjects: 'test.evt.>' });
+    await ensureStream(nc, prefix, TEST_STREAM);
     db = await createOutboxDatabase('relayout');
   });
   beforeEach(() => db.truncate());
@@ -45,8 +45,8 @@ describe('OutboxRelay across a NATS outage (a real PostgreSQL outbox table, a NA
 
   it.each([1, 3, 6])('publishes every row written during an outage of %i s, once and in order, soon after NATS comes back', async (seconds) => {
     const write = (i: number) => db.write([{ subject: 'test.evt.n', payload: { run: seconds, i } }]);
-    const relay = new OutboxRelay(nc, prefix, new PgOutboxStore(db.pool), 200);
-    relay.start();
+    const relay = new OutboxRelay(nc, prefix, new PgOutboxStore(db.pool), TEST_STREAM, 200);
+    await relay.start();
     let lag: number;
     try {
       await write(0);
@@ -87,8 +87,8 @@ describe('OutboxRelay across a NATS outage (a real PostgreSQL outbox table, a NA
     });
     await nc.flush();
     const [row] = await db.write([{ subject: 'test.silent.x', payload: { silent: true } }]);
-    const relay = new OutboxRelay(nc, prefix, new PgOutboxStore(db.pool), 100);
-    relay.start();
+    const relay = new OutboxRelay(nc, prefix, new PgOutboxStore(db.pool), TEST_STREAM, 100);
+    await relay.start();
     try {
       await eventually(() => arrivals.length >= 2, 'the publish sent a second time', 20_000);
     } finally {
@@ -98,7 +98,8 @@ describe('OutboxRelay across a NATS outage (a real PostgreSQL outbox table, a NA
     // An unanswered publish is never given up before its timeout: with nats.js' default this gap is
     // at least 5 s whatever the load, with the relay's 1 s about 1.1 s.
     expect(arrivals[1]!.at - arrivals[0]!.at).toBeLessThan(NATS_DEFAULT_ACK_TIMEOUT_MS);
-    expect(arrivals.slice(0, 2).map((a) => a.msgId)).toEqual([`test.silent.x:${row!.id}`, `test.silent.x:${row!.id}`]);
+    const id = outboxMessageId('test.silent.x', row!.id, new TextEncoder().encode(JSON.stringify({ silent: true })));
+    expect(arrivals.slice(0, 2).map((a) => a.msgId)).toEqual([id, id]);
     // Never acknowledged, so never marked.
     expect(await db.unpublished()).toEqual([row!.id]);
   }, 60_000);

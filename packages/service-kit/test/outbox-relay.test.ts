@@ -1,10 +1,11 @@
 import { connect, type NatsConnection } from 'nats';
+import { streamName } from '../src/nats/subjects';
 import { Client, type Pool } from 'pg';
 import { databaseRelay, deleteStreams, eventually, readStream, sleep, TEST_NATS_URL, testPrefix, type DatabaseRelay } from '@exchange/testing';
 import { pgPool } from '../src/database/pg-pool';
-import { OutboxRelay } from '../src/jetstream/outbox-relay';
+import { OutboxRelay, outboxIdOf } from '../src/jetstream/outbox-relay';
 import { ensureStream } from '../src/jetstream/streams';
-import { createOutboxDatabase, PgOutboxStore, type OutboxDatabase } from './support/pg-outbox';
+import { createOutboxDatabase, PgOutboxStore, TEST_STREAM, type OutboxDatabase } from './support/pg-outbox';
 
 /** How the relay's store names its connections, for the server to end them in an outage. */
 const STORE_APPLICATION = 'outbox-relay-test-store';
@@ -23,7 +24,7 @@ describe('OutboxRelay on a real PostgreSQL outbox table and real JetStream', () 
   const aStream = async (label: string) => {
     const prefix = testPrefix(label);
     prefixes.push(prefix);
-    await ensureStream(nc, prefix, { name: 'TEST', subjects: 'test.evt.>' });
+    await ensureStream(nc, prefix, TEST_STREAM);
     return prefix;
   };
   const values = async (prefix: string) => (await readStream(prefix, 'TEST')).map((m) => m.data);
@@ -71,7 +72,7 @@ describe('OutboxRelay on a real PostgreSQL outbox table and real JetStream', () 
     );
     expect(rows).toHaveLength(1_200);
     const store = new PgOutboxStore(storePool);
-    await new OutboxRelay(nc, prefix, store).kick();
+    await new OutboxRelay(nc, prefix, store, TEST_STREAM).kick();
     const messages = await readStream(prefix, 'TEST');
     expect(messages.map((m) => (m.data as { i: number }).i)).toEqual([...Array(1_200).keys()]);
     expect(messages.slice(0, 3).map((m) => m.subject)).toEqual(['test.evt.n0', 'test.evt.n1', 'test.evt.n2']);
@@ -89,7 +90,7 @@ describe('OutboxRelay on a real PostgreSQL outbox table and real JetStream', () 
       store.beforeMark = undefined;
       await cutDatabase();
     };
-    const relay = new OutboxRelay(nc, prefix, store);
+    const relay = new OutboxRelay(nc, prefix, store, TEST_STREAM);
     try {
       await relay.kick();
       expect(store.beforeMark).toBeUndefined();
@@ -110,8 +111,8 @@ describe('OutboxRelay on a real PostgreSQL outbox table and real JetStream', () 
   it('polls through a database outage and publishes what was committed meanwhile once the database is back', async () => {
     const prefix = await aStream('dbout');
     await db.write([{ subject: 'test.evt.a', payload: { i: 0 } }]);
-    const relay = new OutboxRelay(nc, prefix, new PgOutboxStore(storePool), 100);
-    relay.start();
+    const relay = new OutboxRelay(nc, prefix, new PgOutboxStore(storePool), TEST_STREAM, 100);
+    await relay.start();
     try {
       await eventually(async () => (await db.unpublished()).length === 0, 'the first row published');
       await cutDatabase();
@@ -132,7 +133,7 @@ describe('OutboxRelay on a real PostgreSQL outbox table and real JetStream', () 
     const prefix = await aStream('offer');
     await db.write([0, 1].map((i) => ({ subject: 'test.evt.a', payload: { i } })));
     const store = new PgOutboxStore(storePool);
-    const relay = new OutboxRelay(nc, prefix, store);
+    const relay = new OutboxRelay(nc, prefix, store, TEST_STREAM);
     // Row 2 was committed and offered before the first poll ran: the poll finds it, the offer is skipped.
     await relay.offer(await db.write([{ subject: 'test.evt.a', payload: { i: 2 } }]));
     await relay.offer(await db.write([3, 4].map((i) => ({ subject: 'test.evt.a', payload: { i } }))));
@@ -152,7 +153,7 @@ describe('OutboxRelay on a real PostgreSQL outbox table and real JetStream', () 
       const [first] = await db.write([{ subject: 'test.evt.a', payload: { i: 1 } }], slow);
       const [second] = await db.write([{ subject: 'test.evt.a', payload: { i: 2 } }]);
       expect(first!.id).toBeLessThan(second!.id);
-      const relay = new OutboxRelay(nc, prefix, new PgOutboxStore(storePool));
+      const relay = new OutboxRelay(nc, prefix, new PgOutboxStore(storePool), TEST_STREAM);
       await relay.kick();
       expect(await values(prefix)).toEqual([{ i: 2 }]);
       await slow.query('COMMIT');
@@ -162,5 +163,43 @@ describe('OutboxRelay on a real PostgreSQL outbox table and real JetStream', () 
     } finally {
       await slow.end();
     }
+  });
+
+  it('publishes a row under an id already published with other bytes (a database restored from a backup), and stores the same row once', async () => {
+    const prefix = await aStream('restored');
+    const [first] = await db.write([{ subject: 'test.evt.a', payload: { timeline: 'lost' } }]);
+    const relay = new OutboxRelay(nc, prefix, new PgOutboxStore(storePool), TEST_STREAM);
+    await relay.kick();
+    // The database goes back to before that row: the next row takes its id.
+    await db.pool.query('DELETE FROM outbox');
+    await db.pool.query("SELECT setval(pg_get_serial_sequence('outbox', 'id'), $1, false)", [first!.id.toString()]);
+    const [second] = await db.write([{ subject: 'test.evt.a', payload: { timeline: 'restored' } }]);
+    expect(second!.id).toBe(first!.id);
+    await relay.kick();
+    // Within the stream's 2-minute duplicate window; until the twenty-fourth session the second was dropped.
+    expect(await values(prefix)).toEqual([{ timeline: 'lost' }, { timeline: 'restored' }]);
+    // The same row published again is still stored once.
+    await db.pool.query('UPDATE outbox SET published_at = NULL');
+    await relay.kick();
+    expect(await values(prefix)).toEqual([{ timeline: 'lost' }, { timeline: 'restored' }]);
+    const jsm = await nc.jetstreamManager();
+    const stored = await jsm.streams.getMessage(streamName(prefix, 'TEST'), { seq: 2 });
+    expect(outboxIdOf(stored.header.get('Nats-Msg-Id'))).toBe(second!.id);
+  });
+
+  it('creates its stream again when a publish finds none (deleted, or lost with the server\'s storage)', async () => {
+    const prefix = await aStream('recreate');
+    await db.write([{ subject: 'test.evt.a', payload: { i: 0 } }]);
+    const relay = new OutboxRelay(nc, prefix, new PgOutboxStore(storePool), TEST_STREAM, 100);
+    await relay.start();
+    try {
+      await eventually(async () => (await db.unpublished()).length === 0, 'the first row published');
+      await (await nc.jetstreamManager()).streams.delete(streamName(prefix, 'TEST'));
+      await db.write([{ subject: 'test.evt.a', payload: { i: 1 } }]);
+      await eventually(async () => (await db.unpublished()).length === 0, 'the row written after the deletion published', 20_000);
+    } finally {
+      await relay.stop();
+    }
+    expect(await values(prefix)).toEqual([{ i: 1 }]);
   });
 });

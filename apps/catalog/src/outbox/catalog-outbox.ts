@@ -2,7 +2,6 @@ import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnModu
 import type { NatsConnection } from 'nats';
 import { CATALOG_STREAM, type CatalogStreamPayload, type CatalogStreamSubject } from '@exchange/contracts';
 import {
-  ensureStream,
   MESSAGING_ENV,
   NATS_CONNECTION,
   OutboxRelay,
@@ -12,6 +11,7 @@ import {
 } from '@exchange/service-kit';
 import type { Prisma } from '../generated/prisma/client';
 import { PrismaService } from '../prisma/prisma.service';
+import { appendEverySnapshot } from './every-snapshot';
 
 /** How long a published row stays (its message is in the stream, which keeps everything), and how often they are pruned. */
 const PUBLISHED_KEPT_MS = 24 * 3_600_000;
@@ -35,9 +35,14 @@ export class CatalogOutbox implements OutboxStore, OnModuleInit, BeforeApplicati
   ) {}
 
   async onModuleInit(): Promise<void> {
-    await ensureStream(this.nc, this.env.NATS_PREFIX, CATALOG_STREAM);
-    this.relay = new OutboxRelay(this.nc, this.env.NATS_PREFIX, this);
-    this.relay.start();
+    this.relay = new OutboxRelay(this.nc, this.env.NATS_PREFIX, this, {
+      ...CATALOG_STREAM,
+      onCreated: async () => {
+        const markets = await appendEverySnapshot(this.prisma, this);
+        if (markets > 0) this.logger.warn(`stream CATALOG created while the catalog holds ${markets} markets: every market's and event's snapshot written into it again`);
+      },
+    });
+    await this.relay.start();
     const prune = () => this.prune(Date.now()).catch((error) => this.logger.warn(`published outbox rows not pruned, again in 10 minutes: ${String(error)}`));
     this.pruner = setInterval(() => void prune(), PRUNE_EVERY_MS).unref();
   }

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleIn
 import type { NatsConnection } from 'nats';
 import type { Pool } from 'pg';
 import { MATCHING_STREAM } from '@exchange/contracts';
-import { ensureStream, errorMessage, MESSAGING_ENV, NATS_CONNECTION, OutboxRelay, pgPool, untilDatabaseAvailable, type BaseEnv } from '@exchange/service-kit';
+import { errorMessage, MESSAGING_ENV, NATS_CONNECTION, OutboxRelay, pgPool, untilDatabaseAvailable, type BaseEnv } from '@exchange/service-kit';
 import { MATCHING_ENV, type MatchingEnv } from '../config';
 import { expireOrders } from '../engine/cancel-orders';
 import { runAt } from '../engine/run-at';
@@ -80,12 +80,12 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
       this.state.postOnlyUntil = Date.now() + this.env.POST_ONLY_AFTER_RESTART_SECONDS * 1000;
     }
     this.logger.log(`engine loaded: ${this.state.markets.size} markets, ${loaded.openOrders} resting orders`);
-    await ensureStream(this.nc, this.messaging.NATS_PREFIX, MATCHING_STREAM, {
-      maxAgeSeconds: this.env.MATCHING_STREAM_MAX_AGE_HOURS * 3_600,
-    });
     this.outbox = new MatchingOutboxStore(this.pool);
-    this.relay = new OutboxRelay(this.nc, this.messaging.NATS_PREFIX, this.outbox);
-    this.relay.start();
+    this.relay = new OutboxRelay(this.nc, this.messaging.NATS_PREFIX, this.outbox, {
+      ...MATCHING_STREAM,
+      limits: { maxAgeSeconds: this.env.MATCHING_STREAM_MAX_AGE_HOURS * 3_600 },
+    });
+    await this.relay.start();
     this.onTick(() => void this.checkpoint());
     this.commits.onCommitted = ({ outbox, updatedOrders }) => {
       if (outbox.length) void this.relay?.offer(outbox);

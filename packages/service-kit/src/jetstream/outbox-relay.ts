@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { Logger } from '@nestjs/common';
-import { JSONCodec, type JetStreamClient, type NatsConnection } from 'nats';
+import { ErrorCode, JSONCodec, type JetStreamClient, type NatsConnection, type NatsError } from 'nats';
 import { prefixed } from '../nats/subjects';
+import { ensureStreamCreated, type StreamLimits } from './streams';
 
 /**
  * A row to publish: its payload as a value, JSON-encoded on publish, or as the JSON text its writer
@@ -12,6 +14,19 @@ export type OutboxRecord = { id: bigint; subject: string } & ({ payload: unknown
 export interface OutboxStore {
   pending(limit: number): Promise<OutboxRecord[]>;
   markPublished(ids: bigint[]): Promise<void>;
+}
+
+/** The stream a relay publishes into, which it creates (with the owner's limits) when it is missing. */
+export interface RelayStream {
+  name: string;
+  subjects: string;
+  limits?: StreamLimits;
+  /**
+   * Run after the relay created the stream (at start or after a publish found none), before it publishes
+   * anything more: the owner writes into its outbox again what the stream must hold from before (the
+   * catalog: every market's snapshot).
+   */
+  onCreated?: () => Promise<void>;
 }
 
 const codec = JSONCodec();
@@ -28,10 +43,29 @@ const ACK_TIMEOUT_MS = 1_000;
 const encoded = (record: OutboxRecord): Uint8Array => ('json' in record ? utf8.encode(record.json) : codec.encode(record.payload));
 
 /**
+ * A row's JetStream message id: its subject, its id and a digest of its bytes. The same row published
+ * again (a retry, a crash before its mark) has the same id, which the stream's duplicate window drops;
+ * another row under a reused id (a database restored from a backup numbers its new rows as the lost
+ * ones were) does not, and goes out. Until the twenty-fourth session the id was subject and row id only,
+ * and such rows were dropped without a word (found by an operations probe).
+ */
+export function outboxMessageId(subject: string, id: bigint, bytes: Uint8Array): string {
+  return `${subject}:${id}:${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}`;
+}
+
+/** The outbox row id in a message id of `outboxMessageId` (or of the `subject:id` form before it). */
+export function outboxIdOf(messageId: string | undefined): bigint | undefined {
+  const id = messageId?.split(':')[1];
+  return id !== undefined && /^[0-9]+$/.test(id) ? BigInt(id) : undefined;
+}
+
+/**
  * Moves committed outbox rows to JetStream, in id order. A row is marked published only after the
  * stream acknowledged it (a store may write its marks a little later); a crash in between republishes
  * it with the same message id, which the stream's duplicate window drops, so consumers see each change
- * once. A reconnection of NATS starts a drain at once.
+ * once. A reconnection of NATS starts a drain at once. The relay creates its stream at start and again
+ * when a publish finds none (deleted, or lost with the server's storage): until the twenty-fourth
+ * session it retried into the void every second until a restart (found by an operations probe).
  */
 export class OutboxRelay {
   private readonly logger = new Logger(OutboxRelay.name);
@@ -42,6 +76,10 @@ export class OutboxRelay {
   private offered: OutboxRecord[] = [];
   /** Whether the next drain reads pending rows from the store (start, kick, after a failure). */
   private mustPoll = true;
+  /** Whether the next drain creates the stream first (a publish found none). */
+  private streamMissing = false;
+  /** Whether the stream's `onCreated` is still to run. */
+  private refillDue = false;
   /** The highest row id published so far. */
   private lastId = -1n;
   private readonly js: JetStreamClient;
@@ -51,15 +89,26 @@ export class OutboxRelay {
     private readonly nc: NatsConnection,
     private readonly prefix: string,
     private readonly store: OutboxStore,
+    private readonly stream: RelayStream,
     private readonly pollMs = 1_000,
   ) {
     this.js = nc.jetstream();
   }
 
-  start(): void {
+  /** Creates the stream (or widens it), then publishes what is pending and polls every `pollMs`. */
+  async start(): Promise<void> {
+    await this.ensureStream();
     this.timer = setInterval(() => this.kick(), this.pollMs);
     void this.kickOnReconnect();
     this.kick();
+  }
+
+  /** Creates the stream if it is missing; its `onCreated` then runs in the next drain, until it succeeds once. */
+  private async ensureStream(): Promise<void> {
+    const { name, created } = await ensureStreamCreated(this.nc, this.prefix, this.stream, this.stream.limits);
+    if (created && this.streamMissing) this.logger.warn(`stream ${name} was missing: created again (its consumers load what it no longer holds from its owner)`);
+    if (created) this.refillDue = true;
+    this.streamMissing = false;
   }
 
   private async kickOnReconnect(): Promise<void> {
@@ -92,6 +141,8 @@ export class OutboxRelay {
     this.running = this.drain()
       .catch((error) => {
         this.mustPoll = true;
+        // A publish to a subject no stream takes has no responders.
+        if ((error as NatsError).code === ErrorCode.NoResponders) this.streamMissing = true;
         this.logger.warn(`outbox publish failed, will retry: ${String(error)}`);
       })
       .finally(() => {
@@ -111,6 +162,12 @@ export class OutboxRelay {
   }
 
   private async drain(): Promise<void> {
+    if (this.streamMissing) await this.ensureStream();
+    if (this.refillDue) {
+      await this.stream.onCreated?.();
+      this.refillDue = false;
+      this.mustPoll = true;
+    }
     for (;;) {
       let batch: OutboxRecord[];
       if (this.mustPoll) {
@@ -127,12 +184,13 @@ export class OutboxRelay {
       if (batch.length) {
         // Sent back to back on one connection, the messages land in the stream in id order.
         await Promise.all(
-          batch.map((record) =>
-            this.js.publish(prefixed(this.prefix, record.subject), encoded(record), {
-              msgID: `${record.subject}:${record.id}`,
+          batch.map((record) => {
+            const bytes = encoded(record);
+            return this.js.publish(prefixed(this.prefix, record.subject), bytes, {
+              msgID: outboxMessageId(record.subject, record.id, bytes),
               timeout: ACK_TIMEOUT_MS,
-            }),
-          ),
+            });
+          }),
         );
         await this.store.markPublished(batch.map((r) => r.id));
         for (const record of batch) if (record.id > this.lastId) this.lastId = record.id;

@@ -26,6 +26,16 @@ export async function ensureStream(
   stream: { name: string; subjects: string },
   limits?: StreamLimits,
 ): Promise<string> {
+  return (await ensureStreamCreated(nc, prefix, stream, limits)).name;
+}
+
+/** `ensureStream`, saying whether this call created the stream (it did not exist). */
+export async function ensureStreamCreated(
+  nc: NatsConnection,
+  prefix: string,
+  stream: { name: string; subjects: string },
+  limits?: StreamLimits,
+): Promise<{ name: string; created: boolean }> {
   const jsm = await nc.jetstreamManager();
   const name = streamName(prefix, stream.name);
   const subjects = [prefixed(prefix, stream.subjects)];
@@ -37,22 +47,28 @@ export async function ensureStream(
       throw error;
     },
   );
-  if (exists) await jsm.streams.update(name, { subjects, ...bounds });
-  else {
-    await jsm.streams.add({
+  if (exists) {
+    await jsm.streams.update(name, { subjects, ...bounds });
+    return { name, created: false };
+  }
+  return jsm.streams
+    .add({
       name,
       subjects,
       storage: StorageType.File,
       retention: RetentionPolicy.Limits,
       duplicate_window: nanos(DUPLICATE_WINDOW_MS),
       ...bounds,
-    }).catch(async (error: NatsError) => {
-      // Another service created it meanwhile.
-      if (error.api_error?.err_code !== STREAM_NAME_IN_USE) throw error;
-      await jsm.streams.update(name, { subjects, ...bounds });
-    });
-  }
-  return name;
+    })
+    .then(
+      () => ({ name, created: true }),
+      async (error: NatsError) => {
+        // Another service created it meanwhile.
+        if (error.api_error?.err_code !== STREAM_NAME_IN_USE) throw error;
+        await jsm.streams.update(name, { subjects, ...bounds });
+        return { name, created: false };
+      },
+    );
 }
 
 /**

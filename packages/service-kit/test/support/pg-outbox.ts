@@ -22,6 +22,9 @@ const OUTBOX_TABLE = `
   CREATE INDEX outbox_published_at_id_idx ON outbox (published_at, id);
 `;
 
+/** The stream the tests' relays publish into. */
+export const TEST_STREAM = { name: 'TEST', subjects: 'test.evt.>' };
+
 /** A row to write: its payload as a value (the catalog's) or as JSON text (order-matching's). */
 export type OutboxRow = { subject: string } & ({ payload: unknown } | { json: string });
 
