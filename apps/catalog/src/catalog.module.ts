@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { HealthController, MessagingModule } from '@exchange/service-kit';
+import { HealthController, MessagingModule, PROCESS_EXIT, type ProcessExit } from '@exchange/service-kit';
 import { ActivitySync } from './activity/activity-sync.service';
 import { ActivityWriter } from './activity/activity-writer';
 import { AdminController } from './admin/admin.controller';
@@ -29,13 +29,14 @@ import { TagsService } from './tags/tags.service';
 
 @Module({})
 export class CatalogModule {
-  static forRoot(env: CatalogEnv): DynamicModule {
+  static forRoot(env: CatalogEnv, exit: ProcessExit): DynamicModule {
     return {
       module: CatalogModule,
       imports: [MessagingModule.forRoot(env, 'catalog')],
       controllers: [HealthController, EventsController, MarketsController, TagsController, SearchController, AdminController],
       providers: [
         { provide: CATALOG_ENV, useValue: env },
+        { provide: PROCESS_EXIT, useValue: exit },
         PrismaService,
         CatalogOutbox,
         EventRepository,

@@ -21,7 +21,8 @@ async function main(): Promise<void> {
   if (!request.success) throw new Error(`${file}: ${describeIssues(request.error)}`);
 
   const env = loadCatalogEnv({ ...process.env, DEMO_DATA: 'false' });
-  const app = await NestFactory.createApplicationContext(CatalogModule.forRoot(env), {
+  // A lost feed (logged first) ends the import as a failure.
+  const app = await NestFactory.createApplicationContext(CatalogModule.forRoot(env, () => process.exit(1)), {
     logger: new JsonLogger('catalog-import', env.LOG_LEVEL),
   });
   try {

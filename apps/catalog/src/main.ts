@@ -5,7 +5,9 @@ import { loadCatalogEnv } from './config';
 
 async function main(): Promise<void> {
   const env = loadCatalogEnv();
-  await bootstrapService({ name: 'catalog', module: CatalogModule.forRoot(env), env, healthPort: env.HEALTH_PORT });
+  // The reason is logged before (a lost feed); the supervisor starts the catalog again.
+  const exit = () => process.exit(1);
+  await bootstrapService({ name: 'catalog', module: CatalogModule.forRoot(env, exit), env, healthPort: env.HEALTH_PORT });
 }
 
 main().catch((error) => {

@@ -22,6 +22,11 @@ export const marketDataEnvSchema = baseEnvSchema.extend({
    * often; quotes then trail the books by up to this much (docs/market-data.md, "Hot data in Redis").
    */
   FLUSH_INTERVAL_MS: z.coerce.number().int().min(1).max(1_000).default(50),
+  /**
+   * How long a gap in a market's bookSeqs may stay open (its events late) before the books are loaded
+   * from order-matching (docs/market-data.md, "Recovery").
+   */
+  BOOK_GAP_GRACE_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   /** A market of 0.01 ticks trading above 0.96 or below 0.04 gets 0.001 ticks, as upstream (docs/market-data.md). */
   FINER_TICK_AT_EXTREMES: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
 });

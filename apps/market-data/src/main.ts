@@ -5,7 +5,9 @@ import { MarketDataModule } from './market-data.module';
 
 async function main(): Promise<void> {
   const env = loadMarketDataEnv();
-  await bootstrapService({ name: 'market-data', module: MarketDataModule.forRoot(env), env, healthPort: env.HEALTH_PORT });
+  // The reason is logged before (a lost feed); the supervisor starts market-data again.
+  const exit = () => process.exit(1);
+  await bootstrapService({ name: 'market-data', module: MarketDataModule.forRoot(env, exit), env, healthPort: env.HEALTH_PORT });
 }
 
 main().catch((error) => {

@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { HealthController, MessagingModule } from '@exchange/service-kit';
+import { HealthController, MessagingModule, PROCESS_EXIT, type ProcessExit } from '@exchange/service-kit';
 import { ActivityController } from './activity/activity.controller';
 import { BooksController } from './books/books.controller';
 import { BooksService } from './books/books.service';
@@ -27,13 +27,14 @@ import { SnapshotRepository } from './streams/snapshot.repository';
 
 @Module({})
 export class MarketDataModule {
-  static forRoot(env: MarketDataEnv): DynamicModule {
+  static forRoot(env: MarketDataEnv, exit: ProcessExit): DynamicModule {
     return {
       module: MarketDataModule,
       imports: [MessagingModule.forRoot(env, 'market-data')],
       controllers: [HealthController, MarketsController, BooksController, HistoryController, ActivityController],
       providers: [
         { provide: MARKET_DATA_ENV, useValue: env },
+        { provide: PROCESS_EXIT, useValue: exit },
         PrismaService,
         RedisConnection,
         MarketRepository,

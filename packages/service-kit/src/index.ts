@@ -19,6 +19,7 @@ export * from './database/until-available';
 export * from './retry/backoff';
 export * from './bootstrap/health.controller';
 export * from './bootstrap/bootstrap-service';
+export * from './bootstrap/process-exit';
 export * from './jetstream/durable-feed';
 export * from './supervision/supervisor';
 export * from './supervision/log-trimmer';

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnAppl
 import type { ConsumerMessages, NatsConnection } from 'nats';
 import { z } from 'zod';
 import { MATCHING_MARKET_RESOLVED_SUBJECT, MATCHING_STREAM, marketResolvedMessage, type BookSnapshotsPage } from '@exchange/contracts';
-import { applyFeed, MESSAGING_ENV, NATS_CONNECTION, openFeed, requestUntilAnswered, RpcClient, type BaseEnv } from '@exchange/service-kit';
+import { applyFeed, MESSAGING_ENV, NATS_CONNECTION, openFeed, PROCESS_EXIT, requestUntilAnswered, RpcClient, whenFeedLost, type BaseEnv, type ProcessExit } from '@exchange/service-kit';
 import { ResolutionWriter } from './resolution-writer';
 
 /**
@@ -30,6 +30,7 @@ export class ResolutionConsumer implements OnApplicationBootstrap, BeforeApplica
     private readonly rpc: RpcClient,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     @Inject(MESSAGING_ENV) private readonly env: BaseEnv,
+    @Inject(PROCESS_EXIT) private readonly exit: ProcessExit,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -39,9 +40,12 @@ export class ResolutionConsumer implements OnApplicationBootstrap, BeforeApplica
       durable: DURABLE,
       filter: MATCHING_MARKET_RESOLVED_SUBJECT,
       restart: false,
+      endWhenGone: true,
     });
     this.messages = feed.messages;
     this.done = applyFeed(feed, (data) => this.apply(data), 'market resolution').done;
+    // A deleted consumer or stream delivers nothing more: start again, which also reconciles.
+    whenFeedLost(this.done, this.stop.signal, 'resolution feed', this.exit);
     this.reconciled = this.reconcile().catch((error: unknown) =>
       this.logger.warn(`resolved markets not reconciled with order-matching (again at the next start): ${String(error)}`),
     );
@@ -51,7 +55,8 @@ export class ResolutionConsumer implements OnApplicationBootstrap, BeforeApplica
   async beforeApplicationShutdown(): Promise<void> {
     this.stop.abort();
     await this.messages?.close();
-    await this.done;
+    // A feed that failed was reported by whenFeedLost already.
+    await this.done?.catch(() => undefined);
     await this.reconciled;
   }
 

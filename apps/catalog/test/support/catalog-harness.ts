@@ -17,6 +17,8 @@ export interface CatalogUnderTest {
   /** A provider of the running app. */
   service<T>(type: Type<T>): T;
   restart(): Promise<void>;
+  /** How often the catalog asked to exit (main.ts exits the process there; its supervisor restarts it). */
+  exits(): number;
   stop(): Promise<void>;
 }
 
@@ -33,7 +35,8 @@ export async function startCatalog(options: { demo?: boolean; env?: Record<strin
     LOG_LEVEL: 'warn',
     ...options.env,
   });
-  const boot = () => bootstrapService({ name: 'catalog', module: CatalogModule.forRoot(env), env, healthPort: 0 });
+  let exits = 0;
+  const boot = () => bootstrapService({ name: 'catalog', module: CatalogModule.forRoot(env, () => void exits++), env, healthPort: 0 });
   let app: INestApplication = await boot();
   const nc = await connect({ servers: TEST_NATS_URL });
   const rpc = new RpcClient(nc, prefix, 10_000);
@@ -49,6 +52,7 @@ export async function startCatalog(options: { demo?: boolean; env?: Record<strin
       await app.close();
       app = await boot();
     },
+    exits: () => exits,
     async stop() {
       await app.close();
       await nc.close();

@@ -15,6 +15,7 @@ import { MarketRegistry, type MarketRecord } from '../markets/market-registry';
 import { NOT_READY, UNKNOWN_TOKEN } from '../markets/replies';
 import { bookSummary } from './book-summary';
 import { MarketBooks, type MarketTape } from './market-books';
+import type { L2Book } from './l2-book';
 import { isScoring } from './order-scoring';
 import { bestAsk, bestBid, lastTradeOf, midpointOf, spreadOf, tokenLevels, toLevels, type Outcome } from './token-view';
 
@@ -33,7 +34,8 @@ const NO_TRADE: LastTradePrice = { price: '0.5', side: '' };
  */
 @Injectable()
 export class BooksService {
-  private readonly rendered = new Map<string, { version: number; market: MarketRecord; summary: OrderBookSummary }>();
+  /** Keyed by token; a book loaded from order-matching is a new object whose version starts again, hence `book`. */
+  private readonly rendered = new Map<string, { book: L2Book; version: number; market: MarketRecord; summary: OrderBookSummary }>();
 
   constructor(
     private readonly registry: MarketRegistry,
@@ -156,7 +158,8 @@ export class BooksService {
 
   private summary(view: TokenView): OrderBookSummary {
     const cached = this.rendered.get(view.tokenId);
-    if (cached && cached.version === view.tape.book.version && cached.market === view.market) return cached.summary;
+    const book = view.tape.book;
+    if (cached && cached.book === book && cached.version === book.version && cached.market === view.market) return cached.summary;
     const { bids, asks } = tokenLevels(view.tape.book, view.outcome);
     const s = view.market.snapshot;
     const summary = bookSummary({
@@ -170,7 +173,7 @@ export class BooksService {
       negRisk: s.negRisk,
       lastTradePrice: this.lastTradeOf(view).price,
     });
-    this.rendered.set(view.tokenId, { version: view.tape.book.version, market: view.market, summary });
+    this.rendered.set(view.tokenId, { book, version: book.version, market: view.market, summary });
     return summary;
   }
 }

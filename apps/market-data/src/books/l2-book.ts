@@ -72,6 +72,12 @@ export class L2Book {
     return this.missing.size === 0;
   }
 
+  /** Whether an event before `seq` is still missing. */
+  missesBefore(seq: number): boolean {
+    for (const missing of this.missing) if (missing < seq) return true;
+    return false;
+  }
+
   /** Non-empty levels, ascending by price. */
   levels(side: BookSide): LevelPairs {
     if (side === 'BID') return (this.sortedBids ??= sortedLevels(this.bids));

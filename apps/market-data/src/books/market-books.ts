@@ -39,6 +39,11 @@ export class MarketBooks {
     return this.tapes.get(conditionId.toLowerCase());
   }
 
+  /** Markets whose book misses events. */
+  incomplete(): string[] {
+    return [...this.tapes].filter(([, tape]) => !tape.book.complete).map(([id]) => id);
+  }
+
   applyBook(event: BookEvent): ApplyResult {
     this.changes++;
     return this.tape(event.conditionId).book.apply(event);

@@ -9,7 +9,7 @@ import {
   type MatchingEventBatch,
   type TradeEvent,
 } from '@exchange/contracts';
-import { backoff, ensureStream, NATS_CONNECTION, openFeed, storedSeqs } from '@exchange/service-kit';
+import { backoff, ensureStream, NATS_CONNECTION, openFeed, PROCESS_EXIT, storedSeqs, whenFeedLost, type ProcessExit } from '@exchange/service-kit';
 import { MARKET_DATA_ENV, type MarketDataEnv } from '../config';
 import { EngineSources } from '../engine/engine-sources';
 import { PriceBackfill } from '../history/price-backfill';
@@ -19,7 +19,9 @@ import { FinerTicks } from '../markets/finer-ticks';
 import { MarketRegistry } from '../markets/market-registry';
 import { SnapshotRepository } from '../streams/snapshot.repository';
 import { FlushPacer } from './flush-pacer';
+import { GapWatch } from './gap-watch';
 import { MarketBooks, type BooksState } from './market-books';
+import { rowIdOf, RowIdWatch, storedRowId } from './outbox-row-ids';
 import { QuoteWriter } from './quote-writer';
 import { takerCollateral } from '../activity/activity-measures';
 import { yesTermsOf } from './token-view';
@@ -36,6 +38,9 @@ const UNKNOWN_MARKET_WAIT_MS = 30_000;
  * restarts the consumer just after its stream position, then waits until the backlog is applied. When
  * the stream no longer holds that position, the books come from order-matching instead, and the
  * consumer starts at the stream's first stored event.
+ * The books are loaded from order-matching again while running when its outbox row ids go back (its
+ * database restored from a backup) or a gap in a book's bookSeqs stays open (events lost); when the
+ * consumer or the stream is deleted, the process exits to start again (docs/market-data.md, "Recovery").
  * A snapshot is saved every SNAPSHOT_INTERVAL_SECONDS when the books changed, and at shutdown.
  */
 @Injectable()
@@ -62,6 +67,12 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
    * it. Quotes then trail the books by at most that much while the stream is busy.
    */
   private readonly pacer: FlushPacer;
+  private rowIds = new RowIdWatch();
+  private readonly gaps: GapWatch;
+  /** Messages and reloads of the books run one after another, never interleaved (`reloadBooks`). */
+  private serial: Promise<unknown> = Promise.resolve();
+  /** The reload for stale gaps, queued or running: one covers every market. */
+  private gapReload?: Promise<void>;
 
   constructor(
     private readonly books: MarketBooks,
@@ -75,8 +86,10 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
     private readonly finerTicks: FinerTicks,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     @Inject(MARKET_DATA_ENV) private readonly env: MarketDataEnv,
+    @Inject(PROCESS_EXIT) private readonly exit: ProcessExit,
   ) {
     this.pacer = new FlushPacer(() => this.flush(), env.FLUSH_INTERVAL_MS);
+    this.gaps = new GapWatch(env.BOOK_GAP_GRACE_MS, (conditionId, before) => this.gapStale(conditionId, before));
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -91,9 +104,16 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
       startSeq: first ?? wanted,
       restart: true,
       ackAll: true,
+      endWhenGone: true,
     });
     if (first !== undefined) await this.loadEngineBooks(wanted, first);
-    else if (saved) this.books.load(saved.state, saved.streamSeq);
+    else if (saved) {
+      this.books.load(saved.state, saved.streamSeq);
+      // Read from the stream rather than kept in the snapshot, whose books may be ahead of its position:
+      // the replayed messages after it would then look like a regression.
+      this.rowIds = new RowIdWatch(await storedRowId(this.nc, this.env.NATS_PREFIX, saved.streamSeq));
+      for (const conditionId of this.books.incomplete()) this.gaps.opened(conditionId, this.books.tape(conditionId).book.lastSeq + 1);
+    }
     this.messages = feed.messages;
     let caughtUp!: () => void;
     const ready = new Promise<void>((resolve) => (caughtUp = resolve));
@@ -101,7 +121,7 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
     if (!catchingUp) caughtUp();
     this.done = (async () => {
       for await (const message of feed.messages) {
-        await this.handle(message);
+        await this.exclusive(() => this.receive(message));
         this.unacked = message;
         this.unackedCount++;
         const drained = message.info.pending === 0;
@@ -115,6 +135,7 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
         }
       }
     })();
+    whenFeedLost(this.done, this.stop.signal, 'MATCHING feed', this.exit);
     await ready;
     const all = this.registry.list().map((r) => r.conditionId);
     await this.catalog.refresh(all);
@@ -150,6 +171,9 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
     if (!markets) return;
     this.books.loadFromEngine(markets, first - 1, (tokenId) => this.registry.byToken(tokenId)?.outcome);
     this.logger.log(`loaded ${markets.length} books from order-matching`);
+    // A recreated stream: the snapshot's position was in the old one. Saves only move forward, so it
+    // would stay, and every restart would load the engine's books again, until the new stream passed it.
+    if (first < wanted) await this.snapshots.remove(SNAPSHOT);
     await this.backfill.require();
   }
 
@@ -157,10 +181,75 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
   async beforeApplicationShutdown(): Promise<void> {
     this.stop.abort();
     clearInterval(this.timer);
+    this.gaps.clear();
     await this.messages?.close();
-    await this.done;
+    // A feed that failed was reported by whenFeedLost already.
+    await this.done?.catch(() => undefined);
     await this.pacer.drain();
     await this.saveSnapshot();
+  }
+
+  /** Runs `task` once everything queued before it ran. */
+  private exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.serial.then(task);
+    this.serial = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Applies a message, after loading the books from order-matching when its row id went back (RowIdWatch). */
+  private async receive(message: JsMsg): Promise<void> {
+    const id = rowIdOf(message);
+    const highest = this.rowIds.regression(id);
+    if (highest !== undefined) {
+      this.logger.warn(
+        `MATCHING row ids went back from ${highest} to ${id}: order-matching's database is older than the events already ` +
+          'applied (restored from a backup?) or republished rows; loading the books from order-matching',
+      );
+      await this.reloadBooks();
+    }
+    await this.handle(message);
+  }
+
+  /**
+   * Replaces every book with order-matching's; runs between two messages (`exclusive`). The engine
+   * commits a batch before publishing it, so its answer, asked for now, holds every message applied or
+   * received so far (those waiting in the feed are then skipped as duplicates) and later ones apply on
+   * top. The stream position stays the last acknowledged one: messages applied since still have their
+   * trades to write and their ack to send at the next flush, and books ahead of their position are
+   * harmless (replays are). The last trades come from the engine, below any trade event.
+   */
+  private async reloadBooks(): Promise<void> {
+    this.gaps.clear();
+    const markets = await this.sources.books(this.stop.signal);
+    if (!markets) return;
+    this.books.loadFromEngine(markets, this.books.streamSeq, (tokenId) => this.registry.byToken(tokenId)?.outcome);
+    this.logger.log(`loaded ${markets.length} books from order-matching`);
+    // Quotes and hot metadata (accepting orders: resolutions) of every market, as the engine has them.
+    for (const { conditionId } of this.registry.list()) {
+      this.changed.add(conditionId.toLowerCase());
+      this.resolved.add(conditionId);
+    }
+    this.pacer.request();
+  }
+
+  /**
+   * A gap still open after its grace period: its events are lost, and only order-matching knows the
+   * book now. The trades they held are refilled into the price history as at start-up.
+   */
+  private gapStale(conditionId: string, before: number): void {
+    if (!this.books.peek(conditionId)?.book.missesBefore(before)) return;
+    this.logger.warn(
+      `book of ${conditionId}: events before bookSeq ${before} still missing after ${this.env.BOOK_GAP_GRACE_MS} ms (lost from the ` +
+        'stream); loading the books from order-matching',
+    );
+    this.gapReload ??= this.exclusive(async () => {
+      // A reload since (a regression's) may have closed every gap already.
+      if (this.books.incomplete().length === 0) return;
+      await this.reloadBooks();
+      await this.backfill.refill();
+    })
+      .catch((error: unknown) => this.logger.error(`books not loaded from order-matching: ${String(error)}`))
+      .finally(() => (this.gapReload = undefined));
   }
 
   /** Applies a batch's events in order; a malformed message or event must not stop the feed: it is logged and skipped. */
@@ -202,6 +291,7 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
     if (this.books.applyBook(event) === 'gap') {
       const book = this.books.tape(event.conditionId).book;
       this.logger.warn(`book of ${event.conditionId}: gap before bookSeq ${event.bookSeq} (${book.missing.size} missing)`);
+      this.gaps.opened(event.conditionId, event.bookSeq);
     }
   }
 

@@ -44,7 +44,17 @@ export class PriceBackfill implements BeforeApplicationShutdown {
   /** Starts the refill recorded as needed, if any. */
   async resume(): Promise<void> {
     const saved = await this.snapshots.load<Progress>(PROGRESS);
-    if (saved) this.running = this.run(saved.streamSeq, saved.state.after);
+    if (saved) this.running = this.run(saved.streamSeq, saved.state.after).finally(() => (this.running = undefined));
+  }
+
+  /**
+   * A refill from the first trade, now (events were lost while running), unless one runs: that one
+   * reaches the newest trades too, those lost included.
+   */
+  async refill(): Promise<void> {
+    if (this.running) return;
+    await this.require();
+    await this.resume();
   }
 
   async beforeApplicationShutdown(): Promise<void> {

@@ -9,11 +9,10 @@ import {
   type MarketSnapshot,
   type TickSizeChangedEvent,
 } from '@exchange/contracts';
-import { ensureStream, NATS_CONNECTION, prefixed } from '@exchange/service-kit';
+import { applyFeed, ensureStream, NATS_CONNECTION, openFeed, prefixed, PROCESS_EXIT, whenFeedLost, type ProcessExit } from '@exchange/service-kit';
 import { MarketBooks } from '../books/market-books';
 import { QuoteWriter } from '../books/quote-writer';
 import { MARKET_DATA_ENV, type MarketDataEnv } from '../config';
-import { applyFeed, openFeed } from '@exchange/service-kit';
 import { isAcceptingOrders } from './clob-market.presenter';
 import { HotMetadataWriter } from './hot-metadata.writer';
 import { MarketRepository } from './market.repository';
@@ -24,13 +23,16 @@ const codec = JSONCodec();
 /**
  * Keeps every market's CLOB settings from the catalog's market snapshots (a durable JetStream consumer):
  * in the database, in memory and in Redis (hot metadata). A tick size change is published on the
- * MARKETDATA stream. Start-up loads the database first, then waits until the backlog is applied.
+ * MARKETDATA stream. Start-up loads the database first, then waits until the backlog is applied. When
+ * the consumer or the stream is deleted, the process exits to start again with a new consumer.
  */
 @Injectable()
 export class CatalogConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(CatalogConsumer.name);
   private messages?: ConsumerMessages;
   private done?: Promise<void>;
+  /** Aborted at shutdown, before the feed is closed: its end is then no loss. */
+  private readonly closing = new AbortController();
   private caughtUp!: () => void;
   /** Resolves once the markets the catalog had published at start are known. */
   readonly ready = new Promise<void>((resolve) => (this.caughtUp = resolve));
@@ -43,6 +45,7 @@ export class CatalogConsumer implements OnApplicationBootstrap, BeforeApplicatio
     private readonly quotes: QuoteWriter,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     @Inject(MARKET_DATA_ENV) private readonly env: MarketDataEnv,
+    @Inject(PROCESS_EXIT) private readonly exit: ProcessExit,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -57,18 +60,22 @@ export class CatalogConsumer implements OnApplicationBootstrap, BeforeApplicatio
       filter: 'catalog.evt.market.>',
       restart: false,
       soleReader: true,
+      endWhenGone: true,
     });
     this.messages = feed.messages;
     const applied = applyFeed(feed, (data) => this.apply(marketSnapshot.parse(data)), 'catalog market event');
     this.done = applied.done;
+    whenFeedLost(applied.done, this.closing.signal, 'catalog feed', this.exit);
     void applied.ready.then(this.caughtUp);
     await this.ready;
   }
 
   /** Before PostgreSQL and Redis close (their onApplicationShutdown): the snapshot being applied writes to both. */
   async beforeApplicationShutdown(): Promise<void> {
+    this.closing.abort();
     await this.messages?.close();
-    await this.done;
+    // A feed that failed was reported by whenFeedLost already.
+    await this.done?.catch(() => undefined);
   }
 
   /** Redis hashes of a market changed by the MATCHING stream (resolution). */

@@ -18,7 +18,7 @@ import {
   type RpcSubject,
   type TradeEvent,
 } from '@exchange/contracts';
-import { bootstrapService, createTestDatabase, dropDatabase, ensureStream, prefixed, RpcClient } from '@exchange/service-kit';
+import { bootstrapService, createTestDatabase, dropDatabase, ensureStream, outboxMessageId, prefixed, RpcClient } from '@exchange/service-kit';
 import { deleteRedisKeys, deleteStreams, rpcCalls, TEST_NATS_URL, testPrefix } from '@exchange/testing';
 export { aMarketSnapshot } from '@exchange/testing';
 import { loadMarketDataEnv } from '../../src/config';
@@ -38,6 +38,8 @@ export interface MarketDataUnderTest {
   publishMarket(snapshot: MarketSnapshot): Promise<void>;
   /** Publishes as order-matching does (stream MATCHING): the events of one batch in one message. */
   publishBatch(events: MatchingEvent[]): Promise<void>;
+  /** Publishes as order-matching's outbox relay does: the batch of outbox row `rowId`, under its message id. */
+  publishRow(rowId: bigint, events: MatchingEvent[]): Promise<void>;
   /** A batch of one event. */
   publishBook(event: BookEvent): Promise<void>;
   publishTrade(event: TradeEvent): Promise<void>;
@@ -48,6 +50,8 @@ export interface MarketDataUnderTest {
   answerAsEngine<S extends EngineSourceSubject>(subject: S, pages: RpcResponse<S>[]): void;
   /** Answers requests on a subject as another service would (the catalog, say). */
   answer(subject: RpcSubject, reply: (data: unknown) => Reply<unknown>): void;
+  /** How often market-data asked to exit (main.ts exits the process there; its supervisor restarts it). */
+  exits(): number;
   stop(): Promise<void>;
 }
 
@@ -55,8 +59,8 @@ type EngineSourceSubject = 'matching.books.snapshots.v1' | 'matching.trades.hist
 
 const codec = JSONCodec();
 
-/** market-data in this process, on a fresh database, NATS prefix and Redis key prefix. */
-export async function startMarketData(): Promise<MarketDataUnderTest> {
+/** market-data in this process, on a fresh database, NATS prefix and Redis key prefix; `overrides` of its environment. */
+export async function startMarketData(overrides: Record<string, string> = {}): Promise<MarketDataUnderTest> {
   const prefix = testPrefix('md');
   const databaseUrl = await createTestDatabase(path.join(__dirname, '../..'), 'marketdata');
   const nc = await connect({ servers: TEST_NATS_URL });
@@ -71,8 +75,14 @@ export async function startMarketData(): Promise<MarketDataUnderTest> {
     HEALTH_PORT: '0',
     LOG_LEVEL: 'warn',
     SNAPSHOT_INTERVAL_SECONDS: '1',
+    // Long, so that a late event on a loaded machine does not start a reload no engine answers here;
+    // tests of lost events set it short.
+    BOOK_GAP_GRACE_MS: '60000',
+    ...overrides,
   });
-  const boot = () => bootstrapService({ name: 'market-data', module: MarketDataModule.forRoot(env), env, healthPort: 0 });
+  let exits = 0;
+  const exit = () => void exits++;
+  const boot = () => bootstrapService({ name: 'market-data', module: MarketDataModule.forRoot(env, exit), env, healthPort: 0 });
   let app: INestApplication = await boot();
   const rpc = new RpcClient(nc, prefix, 10_000);
   const redis = new Redis(TEST_REDIS_URL);
@@ -91,6 +101,10 @@ export async function startMarketData(): Promise<MarketDataUnderTest> {
   };
   let batches = 0;
   const publishBatch = (events: MatchingEvent[]) => publish(MATCHING_BATCH_SUBJECT, { batchId: `test-batch-${++batches}`, events });
+  const publishRow = async (rowId: bigint, events: MatchingEvent[]) => {
+    const bytes = codec.encode({ batchId: `test-batch-${++batches}`, events });
+    await nc.jetstream().publish(prefixed(prefix, MATCHING_BATCH_SUBJECT), bytes, { msgID: outboxMessageId(MATCHING_BATCH_SUBJECT, rowId, bytes) });
+  };
   return {
     prefix,
     databaseUrl,
@@ -100,6 +114,7 @@ export async function startMarketData(): Promise<MarketDataUnderTest> {
     data,
     publishMarket: (snapshot) => publish('catalog.evt.market.updated.v1', snapshot),
     publishBatch,
+    publishRow,
     publishBook: (data) => publishBatch([{ type: 'book', data }]),
     publishTrade: (data) => publishBatch([{ type: 'trade', data }]),
     publishResolution: (data) => publishBatch([{ type: 'market-resolved', data }]),
@@ -116,6 +131,7 @@ export async function startMarketData(): Promise<MarketDataUnderTest> {
       });
     },
     answer,
+    exits: () => exits,
     async stop() {
       await app.close();
       await deleteRedisKeys(redis, `${prefix}:`);

@@ -2,24 +2,28 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import type { ConsumerMessages, NatsConnection } from 'nats';
 import { CATALOG_STREAM, marketSnapshot, type MarketSnapshot } from '@exchange/contracts';
-import { applyFeed, MESSAGING_ENV, NATS_CONNECTION, openFeed, type BaseEnv } from '@exchange/service-kit';
-import { EngineService } from '../engine-host/engine.service';
+import { applyFeed, MESSAGING_ENV, NATS_CONNECTION, openFeed, whenFeedLost, type BaseEnv } from '@exchange/service-kit';
+import { EngineService, FATAL_HANDLER, type FatalHandler } from '../engine-host/engine.service';
 import { applySnapshot, marketFromRow, rowFromSnapshot } from './market-record';
-
 
 /**
  * Keeps the engine's markets in step with the catalog: a durable JetStream consumer of the catalog's
  * market events. Start-up waits until the backlog is applied, so that no order meets a market the
- * catalog already announced but the engine does not know yet.
+ * catalog already announced but the engine does not know yet. When the consumer or the stream is
+ * deleted, the process exits (the fatal handler) to start again with a new consumer: it went on
+ * without learning of new markets until the twenty-fourth session.
  */
 @Injectable()
 export class CatalogConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private messages?: ConsumerMessages;
+  /** Aborted at shutdown, before the feed is closed: its end is then no loss. */
+  private readonly closing = new AbortController();
 
   constructor(
     private readonly engine: EngineService,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     @Inject(MESSAGING_ENV) private readonly env: BaseEnv,
+    @Inject(FATAL_HANDLER) private readonly onFatal: FatalHandler,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -30,13 +34,17 @@ export class CatalogConsumer implements OnApplicationBootstrap, BeforeApplicatio
       filter: 'catalog.evt.market.>',
       restart: false,
       soleReader: true,
+      endWhenGone: true,
     });
     this.messages = feed.messages;
-    await applyFeed(feed, (data) => this.apply(marketSnapshot.parse(data)), 'catalog market event').ready;
+    const applied = applyFeed(feed, (data) => this.apply(marketSnapshot.parse(data)), 'catalog market event');
+    whenFeedLost(applied.done, this.closing.signal, 'catalog feed', () => this.onFatal(new Error('the catalog feed ended')));
+    await applied.ready;
   }
 
   /** Before the engine's pools close (its onApplicationShutdown). */
   async beforeApplicationShutdown(): Promise<void> {
+    this.closing.abort();
     await this.messages?.close();
   }
 

@@ -41,12 +41,15 @@ export interface MatchingUnderTest {
   /** Announces a market the way the catalog does: a snapshot on its JetStream stream. */
   publishMarket(snapshot: MarketSnapshot): Promise<void>;
   restart(env?: Record<string, string>): Promise<void>;
+  /** Takes what order-matching passed its fatal handler (main.ts exits there; its supervisor restarts it). */
+  takeFatal(): unknown[];
+  /** Fails when order-matching called its fatal handler and the test did not take it. */
   stop(): Promise<void>;
 }
 
 /**
- * order-matching in this process on a fresh database and NATS prefix; a journal failure fails the test,
- * and so does a request that may move money after which the journal does not conserve (journal-audit.ts).
+ * order-matching in this process on a fresh database and NATS prefix; a fatal failure (a journal write,
+ * a lost feed) fails the test at `stop` unless it took it, and so does a request that may move money after which the journal does not conserve (journal-audit.ts).
  */
 export async function startMatching(env: Record<string, string> = {}): Promise<MatchingUnderTest> {
   const prefix = testPrefix('om');
@@ -55,6 +58,7 @@ export async function startMatching(env: Record<string, string> = {}): Promise<M
   const natsUrl = env.NATS_URL ?? TEST_NATS_URL;
   const nc: NatsConnection = await connect({ servers: natsUrl, maxReconnectAttempts: -1, reconnectTimeWait: 100 });
   await ensureStream(nc, prefix, CATALOG_STREAM);
+  const fatal: unknown[] = [];
   const boot = (extra: Record<string, string>) => {
     const config = loadMatchingEnv({
       DATABASE_URL: databaseUrl,
@@ -68,9 +72,7 @@ export async function startMatching(env: Record<string, string> = {}): Promise<M
     });
     return bootstrapService({
       name: 'order-matching',
-      module: MatchingModule.forRoot(config, (error) => {
-        throw error;
-      }),
+      module: MatchingModule.forRoot(config, (error) => void fatal.push(error)),
       env: config,
       healthPort: 0,
     });
@@ -120,12 +122,14 @@ export async function startMatching(env: Record<string, string> = {}): Promise<M
       }
       await expectConserved();
     },
+    takeFatal: () => fatal.splice(0),
     async stop() {
       await app.close();
       await auditPool.end();
       await nc.close();
       await dropDatabase(databaseUrl);
       await deleteStreams(prefix);
+      if (fatal.length) throw new Error(`order-matching called its fatal handler: ${fatal.map(String).join('; ')}`);
     },
   };
 }

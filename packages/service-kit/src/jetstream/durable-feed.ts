@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { AckPolicy, DeliverPolicy, nanos, type ConsumerMessages, type NatsConnection } from 'nats';
+import { errorMessage } from '../logging/error-message';
 import { prefixed } from '../nats/subjects';
 import { ensureStream } from './streams';
 
@@ -29,6 +30,12 @@ export interface FeedOptions {
    * out. Not for a consumer replicas share: another live replica's messages would be taken from it.
    */
   soleReader?: boolean;
+  /**
+   * The feed ends (its loop throws) when the consumer or its stream is deleted, instead of nats.js
+   * retrying for ever without a word; pair it with `whenFeedLost`. A NATS restart does not end it: the
+   * consumer is still there afterwards.
+   */
+  endWhenGone?: boolean;
 }
 
 const feedLogger = new Logger('DurableFeed');
@@ -78,7 +85,27 @@ export async function openFeed(
   }
   const consumer = await nc.jetstream().consumers.get(stream, options.durable);
   const backlog = (await consumer.info()).num_pending;
-  return { messages: await consumer.consume({ max_messages: 1_000 }), backlog };
+  const messages = await consumer.consume({ max_messages: 1_000, abort_on_missing_resource: options.endWhenGone === true });
+  return { messages, backlog };
+}
+
+/**
+ * Calls `exit` when a feed's loop (`done`) ends other than by its owner's close (`closing` aborted
+ * before it): the consumer or its stream was deleted (an operator, a recreated stream), or the loop
+ * failed. Nothing would be delivered any more, so the process must start again: its start-up creates
+ * the consumer anew and finds out what the stream lost. Until the twenty-fourth session such a feed
+ * stayed stuck without a word while the health probe said ok (found by an operations probe).
+ */
+export function whenFeedLost(done: Promise<void>, closing: AbortSignal, what: string, exit: () => void): void {
+  const ended = (reason: string) => {
+    if (closing.aborted) return;
+    feedLogger.error(`${what}: the feed ended (${reason}); exiting, to start again with a new consumer`);
+    exit();
+  };
+  void done.then(
+    () => ended('its messages ended'),
+    (error: unknown) => ended(errorMessage(error)),
+  );
 }
 
 /**
