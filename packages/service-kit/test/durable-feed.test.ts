@@ -1,6 +1,6 @@
 import { connect, JSONCodec, type JsMsg, type NatsConnection } from 'nats';
-import { deleteStreams, TEST_NATS_URL, testPrefix } from '@exchange/testing';
-import { applyFeed, openFeed, type FeedOptions } from '../src/jetstream/durable-feed';
+import { deleteStreams, TEST_NATS_URL, testPrefix, until } from '@exchange/testing';
+import { applyFeed, openFeed, whenFeedLost, type FeedOptions } from '../src/jetstream/durable-feed';
 import { ensureStream } from '../src/jetstream/streams';
 
 const codec = JSONCodec<number>();
@@ -102,5 +102,46 @@ describe('openFeed after a process died holding unacknowledged messages', () => 
     await applyFeed(feed, async (data) => void seen.push(data as number), 'test message').ready;
     expect(seen).toEqual([9, 10]);
     await feed.messages.close();
+  });
+});
+
+/** A feed opened with `endWhenGone` on real JetStream, watched by `whenFeedLost`. */
+describe('a feed whose consumer or stream is deleted', () => {
+  const prefix = testPrefix('gone');
+  const stream = { name: 'GONE', subjects: 'gone.evt.>' };
+  let nc: NatsConnection;
+
+  beforeAll(async () => {
+    nc = await connect({ servers: TEST_NATS_URL });
+  });
+  afterAll(async () => {
+    await nc.close();
+    await deleteStreams(prefix);
+  });
+
+  const watched = async (durable: string) => {
+    const feed = await openFeed(nc, prefix, { stream, durable, filter: 'gone.evt.n', restart: false, soleReader: true, endWhenGone: true });
+    const closing = new AbortController();
+    const exits: number[] = [];
+    const { done } = applyFeed(feed, async () => undefined, 'test feed');
+    whenFeedLost(done, closing.signal, 'test feed', () => exits.push(Date.now()));
+    return { feed, closing, exits, done };
+  };
+
+  it('ends, and asks to exit, when its consumer is deleted; not when its owner closes it', async () => {
+    const lost = await watched('lost');
+    const closed = await watched('closed');
+    await (await nc.jetstreamManager()).consumers.delete(`${prefix}_GONE`, 'lost');
+    await until(async () => (lost.exits.length === 1 ? true : undefined), 10_000, 'an exit asked for');
+    closed.closing.abort();
+    await closed.feed.messages.close();
+    await closed.done.catch(() => undefined);
+    expect(closed.exits).toEqual([]);
+  });
+
+  it('ends, and asks to exit, when its stream is deleted', async () => {
+    const lost = await watched('stream');
+    await (await nc.jetstreamManager()).streams.delete(`${prefix}_GONE`);
+    await until(async () => (lost.exits.length === 1 ? true : undefined), 10_000, 'an exit asked for');
   });
 });
