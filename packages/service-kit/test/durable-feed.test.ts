@@ -144,4 +144,21 @@ describe('a feed whose consumer or stream is deleted', () => {
     await (await nc.jetstreamManager()).streams.delete(`${prefix}_GONE`);
     await until(async () => (lost.exits.length === 1 ? true : undefined), 10_000, 'an exit asked for');
   });
+
+  it('waits for a stream its owner creates instead of creating it (ownerCreatesStream)', async () => {
+    const owned = { name: 'OWNED', subjects: 'owned.evt.>' };
+    let opened = false;
+    const opening = openFeed(nc, prefix, { stream: owned, durable: 'waiter', filter: 'owned.evt.n', restart: false, ownerCreatesStream: true }).then((feed) => {
+      opened = true;
+      return feed;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(opened).toBe(false);
+    await expect((await nc.jetstreamManager()).streams.info(`${prefix}_OWNED`)).rejects.toThrow();
+    await ensureStream(nc, prefix, owned);
+    const feed = await opening;
+    expect(feed.backlog).toBe(0);
+    // Not iterated: close() would wait for an iteration to end.
+    feed.messages.stop();
+  });
 });

@@ -1,7 +1,7 @@
 import { connect, type NatsConnection } from 'nats';
 import { streamName } from '../src/nats/subjects';
 import { Client, type Pool } from 'pg';
-import { databaseRelay, deleteStreams, eventually, readStream, sleep, TEST_NATS_URL, testPrefix, type DatabaseRelay } from '@exchange/testing';
+import { databaseRelay, deleteStreams, eventually, readStream, sleep, TEST_NATS_URL, testPrefix, until, type DatabaseRelay } from '@exchange/testing';
 import { pgPool } from '../src/database/pg-pool';
 import { OutboxRelay, outboxIdOf } from '../src/jetstream/outbox-relay';
 import { ensureStream } from '../src/jetstream/streams';
@@ -201,5 +201,27 @@ describe('OutboxRelay on a real PostgreSQL outbox table and real JetStream', () 
       await relay.stop();
     }
     expect(await values(prefix)).toEqual([{ i: 1 }]);
+  });
+
+  it('creates its stream again while idle, with its limits, and runs the owner\'s onCreated before publishing more', async () => {
+    const prefix = await aStream('idle');
+    const created: number[] = [];
+    const stream = { ...TEST_STREAM, limits: { maxAgeSeconds: 3_600 }, onCreated: async () => void created.push(Date.now()) };
+    const relay = new OutboxRelay(nc, prefix, new PgOutboxStore(storePool), stream, 100);
+    // Made by aStream without limits: the start sets them, and created nothing.
+    await relay.start();
+    try {
+      expect(created).toEqual([]);
+      const jsm = await nc.jetstreamManager();
+      // Deleted, then made again by someone else without limits (a consumer's start, say).
+      await jsm.streams.delete(streamName(prefix, 'TEST'));
+      await until(async () => (created.length === 1 ? true : undefined), 20_000, 'the stream created again without a publish');
+      expect((await jsm.streams.info(streamName(prefix, 'TEST'))).config.max_age).toBe(3_600 * 1e9);
+      await jsm.streams.update(streamName(prefix, 'TEST'), { subjects: [`${prefix}.test.evt.>`], max_age: 0 });
+      await until(async () => ((await jsm.streams.info(streamName(prefix, 'TEST'))).config.max_age === 3_600 * 1e9 ? true : undefined), 20_000, 'its limits set again');
+      expect(created).toHaveLength(1);
+    } finally {
+      await relay.stop();
+    }
   });
 });

@@ -96,7 +96,7 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
     await this.catalog.ready;
     const saved = await this.snapshots.load<BooksState>(SNAPSHOT);
     const wanted = saved ? saved.streamSeq + 1 : 1;
-    const first = await this.firstStoredIfGone(wanted);
+    const first = await this.firstStoredIfGone(wanted, saved?.takenAtMs);
     const feed = await openFeed(this.nc, this.env.NATS_PREFIX, {
       stream: MATCHING_STREAM,
       durable: `${this.env.CONSUMER_NAME}-matching`,
@@ -150,12 +150,15 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
   /**
    * The stream's first stored sequence when it no longer holds `wanted`, the next one this replica
    * needs: aged out (the stream's limit), or lost with a stream that was recreated (it ends before the
-   * snapshot). Those events are only in the engine now.
+   * snapshot, or it was created after the snapshot was taken). Those events are only in the engine now.
    */
-  private async firstStoredIfGone(wanted: number): Promise<number | undefined> {
+  private async firstStoredIfGone(wanted: number, takenAtMs: number | undefined): Promise<number | undefined> {
     await ensureStream(this.nc, this.env.NATS_PREFIX, MATCHING_STREAM);
-    const { first, last } = await storedSeqs(this.nc, this.env.NATS_PREFIX, MATCHING_STREAM);
-    return wanted < first || wanted > last + 1 ? Math.max(first, 1) : undefined;
+    const { first, last, createdMs } = await storedSeqs(this.nc, this.env.NATS_PREFIX, MATCHING_STREAM);
+    // A snapshot older than the stream holds a position in an earlier stream of that name, even where the
+    // new one has grown past it (its start then resumed in the middle of the new stream: a probe).
+    const earlierStream = takenAtMs !== undefined && createdMs > takenAtMs;
+    return earlierStream || wanted < first || wanted > last + 1 ? Math.max(first, 1) : undefined;
   }
 
   /**
@@ -171,9 +174,12 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
     if (!markets) return;
     this.books.loadFromEngine(markets, first - 1, (tokenId) => this.registry.byToken(tokenId)?.outcome);
     this.logger.log(`loaded ${markets.length} books from order-matching`);
-    // A recreated stream: the snapshot's position was in the old one. Saves only move forward, so it
-    // would stay, and every restart would load the engine's books again, until the new stream passed it.
-    if (first < wanted) await this.snapshots.remove(SNAPSHOT);
+    // Saved at once at their position: an old snapshot (its position in a recreated stream, or in the
+    // same one before the aged-out events) would otherwise be what a restart before the next save
+    // starts from (saves only move forward); without any, a restart replayed the new stream onto empty
+    // books (a probe).
+    await this.snapshots.remove(SNAPSHOT);
+    await this.snapshots.save(SNAPSHOT, first - 1, this.books.toState());
     await this.backfill.require();
   }
 

@@ -58,9 +58,12 @@ export class CatalogConsumer implements OnApplicationBootstrap, BeforeApplicatio
       stream: CATALOG_STREAM,
       durable: `${this.env.CONSUMER_NAME}-catalog`,
       filter: 'catalog.evt.market.>',
-      restart: false,
+      // A database with no market (new) reads the stream from its beginning: the consumer's position,
+      // kept by NATS, may be at its end (until the twenty-fourth session such a start learnt no market).
+      restart: this.registry.size === 0,
       soleReader: true,
       endWhenGone: true,
+      ownerCreatesStream: true,
     });
     this.messages = feed.messages;
     const applied = applyFeed(feed, (data) => this.apply(marketSnapshot.parse(data)), 'catalog market event');

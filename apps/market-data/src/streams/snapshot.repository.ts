@@ -6,9 +6,9 @@ import { PrismaService } from '../prisma/prisma.service';
 export class SnapshotRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  async load<T>(name: string): Promise<{ streamSeq: number; state: T } | undefined> {
+  async load<T>(name: string): Promise<{ streamSeq: number; state: T; takenAtMs?: number } | undefined> {
     const row = await this.prisma.streamSnapshot.findUnique({ where: { name } });
-    return row ? { streamSeq: Number(row.streamSeq), state: row.state as T } : undefined;
+    return row ? { streamSeq: Number(row.streamSeq), state: row.state as T, takenAtMs: row.takenAt?.getTime() } : undefined;
   }
 
   /** Keeps the most advanced snapshot: replicas save the same state at the same position. */

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
+import { Client } from 'pg';
 import { CATALOG_STREAM, MATCHING_STREAM, type BookSnapshotsPage } from '@exchange/contracts';
-import { streamName } from '@exchange/service-kit';
+import { ensureStream, streamName } from '@exchange/service-kit';
 import { until } from '@exchange/testing';
 import { aMarketSnapshot, startMarketData, u, type MarketDataUnderTest } from '../support/market-data-harness';
 
@@ -70,5 +71,39 @@ describe('market-data whose consumer or stream is deleted while it runs (real Po
     await md.publishMarket(other);
     await until(async () => ((await md.request('marketdata.markets.get.v1', { condition_id: other.conditionId })).ok ? true : undefined));
     expect(md.exits()).toBe(3);
+  });
+
+  it('starts from the books of order-matching when its snapshot is older than a recreated stream that grew past it, and saves them at once', async () => {
+    engine.push({
+      markets: [{ conditionId: cid, bookSeq: 100, timestamp: T + 100, levels: [{ side: 'BID', price: u('0.5'), size: u('1') }], winningOutcome: -1, lastTrade: null }],
+      next: null,
+    });
+    const before = loads().length;
+    await md.restart(async () => {
+      await (await jsm()).streams.delete(streamName(md.prefix, MATCHING_STREAM.name));
+      await ensureStream(md.nc, md.prefix, MATCHING_STREAM);
+      // The new stream's events (older than the engine's books) pass the snapshot's position.
+      for (let seq = 10; seq < 30; seq++) await bid(seq, '0.6');
+    });
+    expect(await bids()).toBe('0.5');
+    expect(loads()).toHaveLength(before + 1);
+    // A restart before the next periodic save starts from the engine's books, not from empty ones.
+    engine.length = 0;
+    await md.restart();
+    expect(await bids()).toBe('0.5');
+    expect(loads()).toHaveLength(before + 1);
+  });
+
+  it('reads the catalog stream from its beginning with a database that holds no market (new)', async () => {
+    await md.restart(async () => {
+      const db = new Client({ connectionString: md.databaseUrl });
+      await db.connect();
+      try {
+        await db.query('DELETE FROM markets');
+      } finally {
+        await db.end();
+      }
+    });
+    expect((await md.request('marketdata.markets.get.v1', { condition_id: cid })).ok).toBe(true);
   });
 });

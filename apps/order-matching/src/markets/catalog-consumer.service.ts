@@ -35,6 +35,7 @@ export class CatalogConsumer implements OnApplicationBootstrap, BeforeApplicatio
       restart: false,
       soleReader: true,
       endWhenGone: true,
+      ownerCreatesStream: true,
     });
     this.messages = feed.messages;
     const applied = applyFeed(feed, (data) => this.apply(marketSnapshot.parse(data)), 'catalog market event');

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { AckPolicy, DeliverPolicy, nanos, type ConsumerMessages, type NatsConnection } from 'nats';
 import { errorMessage } from '../logging/error-message';
 import { prefixed } from '../nats/subjects';
-import { ensureStream } from './streams';
+import { ensureStream, untilStreamExists } from './streams';
 
 export interface FeedOptions {
   stream: { name: string; subjects: string };
@@ -36,6 +36,11 @@ export interface FeedOptions {
    * consumer is still there afterwards.
    */
   endWhenGone?: boolean;
+  /**
+   * The stream is another service's, which fills it when it creates it (the catalog's CATALOG: every
+   * market's snapshot): wait until it exists rather than create it empty.
+   */
+  ownerCreatesStream?: boolean;
 }
 
 const feedLogger = new Logger('DurableFeed');
@@ -52,7 +57,7 @@ export async function openFeed(
   prefix: string,
   options: FeedOptions,
 ): Promise<{ messages: ConsumerMessages; backlog: number }> {
-  const stream = await ensureStream(nc, prefix, options.stream);
+  const stream = options.ownerCreatesStream ? await untilStreamExists(nc, prefix, options.stream) : await ensureStream(nc, prefix, options.stream);
   const jsm = await nc.jetstreamManager();
   const reading = {
     ack_policy: options.ackAll ? AckPolicy.All : AckPolicy.Explicit,

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Logger } from '@nestjs/common';
-import { ErrorCode, JSONCodec, type JetStreamClient, type NatsConnection, type NatsError } from 'nats';
+import { ErrorCode, JSONCodec, nanos, type JetStreamClient, type NatsConnection, type NatsError } from 'nats';
 import { prefixed } from '../nats/subjects';
-import { ensureStreamCreated, type StreamLimits } from './streams';
+import { ensureStreamCreated, streamState, type StreamLimits } from './streams';
 
 /**
  * A row to publish: its payload as a value, JSON-encoded on publish, or as the JSON text its writer
@@ -39,6 +39,11 @@ const BATCH = 500;
  * as the server came back went unacknowledged and was waited out.
  */
 const ACK_TIMEOUT_MS = 1_000;
+/**
+ * How often an idle relay checks that its stream is there, with its limits: a deletion is otherwise
+ * noticed only by the next publish, and a consumer's start may meanwhile create the stream without them.
+ */
+const STREAM_CHECK_MS = 5_000;
 
 const encoded = (record: OutboxRecord): Uint8Array => ('json' in record ? utf8.encode(record.json) : codec.encode(record.payload));
 
@@ -70,6 +75,7 @@ export function outboxIdOf(messageId: string | undefined): bigint | undefined {
 export class OutboxRelay {
   private readonly logger = new Logger(OutboxRelay.name);
   private timer?: NodeJS.Timeout;
+  private checker?: NodeJS.Timeout;
   private running?: Promise<void>;
   private again = false;
   /** Rows just committed, handed over by their writer so that they need not be read back. */
@@ -99,8 +105,23 @@ export class OutboxRelay {
   async start(): Promise<void> {
     await this.ensureStream();
     this.timer = setInterval(() => this.kick(), this.pollMs);
+    this.checker = setInterval(() => void this.checkStream(), STREAM_CHECK_MS);
     void this.kickOnReconnect();
     this.kick();
+  }
+
+  /** Has the next drain create the stream, or set its limits again, when it is missing or lost them. */
+  private async checkStream(): Promise<void> {
+    try {
+      const state = await streamState(this.nc, this.prefix, this.stream);
+      const maxAgeNs = this.stream.limits ? nanos(this.stream.limits.maxAgeSeconds * 1_000) : undefined;
+      if (state === undefined || (maxAgeNs !== undefined && state.maxAgeNs !== maxAgeNs)) {
+        this.streamMissing = true;
+        void this.kick();
+      }
+    } catch {
+      // NATS away: the drains say so.
+    }
   }
 
   /** Creates the stream if it is missing; its `onCreated` then runs in the next drain, until it succeeds once. */
@@ -158,6 +179,7 @@ export class OutboxRelay {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    clearInterval(this.checker);
     await this.running;
   }
 

@@ -1,5 +1,8 @@
+import { Logger } from '@nestjs/common';
 import { nanos, RetentionPolicy, StorageType, type NatsConnection, type NatsError } from 'nats';
 import { prefixed, streamName } from '../nats/subjects';
+
+const streamLogger = new Logger('Streams');
 
 /**
  * How long a stream keeps its messages. Age only, no size: a size limit would drop messages a consumer
@@ -72,11 +75,47 @@ export async function ensureStreamCreated(
 }
 
 /**
- * The first and last sequences a stream holds: what is before `first` is gone (aged out or purged). An
- * empty stream holds `last + 1` as its first, or 0 and 0 if it never had a message.
+ * Resolves once the stream exists (checking every second, saying so every 10 s): for a consumer of a
+ * stream its owner fills when it creates it (the catalog's CATALOG). Created empty by a consumer, the
+ * stream was never filled: its owner found it there (found by an operations probe).
  */
-export async function storedSeqs(nc: NatsConnection, prefix: string, stream: { name: string }): Promise<{ first: number; last: number }> {
+export async function untilStreamExists(nc: NatsConnection, prefix: string, stream: { name: string }): Promise<string> {
   const jsm = await nc.jetstreamManager();
-  const { state } = await jsm.streams.info(streamName(prefix, stream.name));
-  return { first: state.first_seq, last: state.last_seq };
+  const name = streamName(prefix, stream.name);
+  for (let waited = 0; ; waited++) {
+    const found = await jsm.streams.info(name).then(
+      () => true,
+      (error: NatsError) => {
+        if (error.api_error?.err_code === STREAM_NOT_FOUND) return false;
+        throw error;
+      },
+    );
+    if (found) return name;
+    if (waited % 10 === 0) streamLogger.warn(`waiting for stream ${name}, which its owner creates`);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+}
+
+/** Whether the stream exists, and its age limit in ns (0: none), for a relay's check. */
+export async function streamState(nc: NatsConnection, prefix: string, stream: { name: string }): Promise<{ maxAgeNs: number } | undefined> {
+  const jsm = await nc.jetstreamManager();
+  return jsm.streams.info(streamName(prefix, stream.name)).then(
+    (info) => ({ maxAgeNs: info.config.max_age }),
+    (error: NatsError) => {
+      if (error.api_error?.err_code === STREAM_NOT_FOUND) return undefined;
+      throw error;
+    },
+  );
+}
+
+/**
+ * The first and last sequences a stream holds: what is before `first` is gone (aged out or purged). An
+ * empty stream holds `last + 1` as its first, or 0 and 0 if it never had a message. `createdMs`: when
+ * the stream was created (by the server's clock), so that a position taken before belongs to another
+ * stream of that name.
+ */
+export async function storedSeqs(nc: NatsConnection, prefix: string, stream: { name: string }): Promise<{ first: number; last: number; createdMs: number }> {
+  const jsm = await nc.jetstreamManager();
+  const { state, created } = await jsm.streams.info(streamName(prefix, stream.name));
+  return { first: state.first_seq, last: state.last_seq, createdMs: Date.parse(created) };
 }
