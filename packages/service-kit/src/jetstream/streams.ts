@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { nanos, RetentionPolicy, StorageType, type NatsConnection, type NatsError } from 'nats';
+import { nanos, RetentionPolicy, StorageType, type JetStreamManager, type NatsConnection, type NatsError, type StreamInfo } from 'nats';
 import { prefixed, streamName } from '../nats/subjects';
 
 const streamLogger = new Logger('Streams');
@@ -18,6 +18,14 @@ const DUPLICATE_WINDOW_MS = 2 * 60 * 1_000;
 /** JetStream's error codes. */
 const STREAM_NOT_FOUND = 10059;
 const STREAM_NAME_IN_USE = 10058;
+
+/** The stream's info, undefined when there is no such stream. */
+function infoIfAny(jsm: JetStreamManager, name: string): Promise<StreamInfo | undefined> {
+  return jsm.streams.info(name).catch((error: NatsError) => {
+    if (error.api_error?.err_code === STREAM_NOT_FOUND) return undefined;
+    throw error;
+  });
+}
 
 /**
  * Creates the stream (or widens its subjects) so that publishers never write into the void. Only the
@@ -43,14 +51,7 @@ export async function ensureStreamCreated(
   const name = streamName(prefix, stream.name);
   const subjects = [prefixed(prefix, stream.subjects)];
   const bounds = limits ? { max_age: nanos(limits.maxAgeSeconds * 1_000) } : {};
-  const exists = await jsm.streams.info(name).then(
-    () => true,
-    (error: NatsError) => {
-      if (error.api_error?.err_code === STREAM_NOT_FOUND) return false;
-      throw error;
-    },
-  );
-  if (exists) {
+  if (await infoIfAny(jsm, name)) {
     await jsm.streams.update(name, { subjects, ...bounds });
     return { name, created: false };
   }
@@ -83,14 +84,7 @@ export async function untilStreamExists(nc: NatsConnection, prefix: string, stre
   const jsm = await nc.jetstreamManager();
   const name = streamName(prefix, stream.name);
   for (let waited = 0; ; waited++) {
-    const found = await jsm.streams.info(name).then(
-      () => true,
-      (error: NatsError) => {
-        if (error.api_error?.err_code === STREAM_NOT_FOUND) return false;
-        throw error;
-      },
-    );
-    if (found) return name;
+    if (await infoIfAny(jsm, name)) return name;
     if (waited % 10 === 0) streamLogger.warn(`waiting for stream ${name}, which its owner creates`);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
@@ -98,14 +92,8 @@ export async function untilStreamExists(nc: NatsConnection, prefix: string, stre
 
 /** Whether the stream exists, and its age limit in ns (0: none), for a relay's check. */
 export async function streamState(nc: NatsConnection, prefix: string, stream: { name: string }): Promise<{ maxAgeNs: number } | undefined> {
-  const jsm = await nc.jetstreamManager();
-  return jsm.streams.info(streamName(prefix, stream.name)).then(
-    (info) => ({ maxAgeNs: info.config.max_age }),
-    (error: NatsError) => {
-      if (error.api_error?.err_code === STREAM_NOT_FOUND) return undefined;
-      throw error;
-    },
-  );
+  const info = await infoIfAny(await nc.jetstreamManager(), streamName(prefix, stream.name));
+  return info && { maxAgeNs: info.config.max_age };
 }
 
 /**
