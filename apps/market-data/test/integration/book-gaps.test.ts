@@ -26,7 +26,7 @@ describe('market-data with a gap in a book that never fills (real PostgreSQL, Re
     md.answerAsEngine('matching.trades.history.v1', engineTrades);
     for (const m of markets) {
       await md.publishMarket(m);
-      await until(async () => ((await md.request('marketdata.markets.get.v1', { condition_id: m.conditionId })).ok ? true : undefined));
+      await md.untilMarketKnown(m.conditionId);
     }
   });
   afterAll(() => md?.stop());

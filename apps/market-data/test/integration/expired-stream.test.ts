@@ -17,7 +17,7 @@ describe('market-data whose position in the MATCHING stream is gone (real Postgr
     md = await startMarketData();
     for (const m of [market, settled]) {
       await md.publishMarket(m);
-      await until(async () => ((await md.request('marketdata.markets.get.v1', { condition_id: m.conditionId })).ok ? true : undefined));
+      await md.untilMarketKnown(m.conditionId);
     }
   });
   afterAll(() => md?.stop());

@@ -17,7 +17,7 @@ describe('a market of 0.01 ticks trading past 0.96 or 0.04 asks the catalog for 
       return ok({});
     });
     for (const m of [high, low, fine]) await md.publishMarket(m);
-    await until(async () => ((await md.request('marketdata.markets.get.v1', { condition_id: fine.conditionId })).ok ? true : undefined));
+    await md.untilMarketKnown(fine.conditionId);
   });
   afterAll(() => md?.stop());
 

@@ -18,7 +18,7 @@ describe('market-data whose consumer or stream is deleted while it runs (real Po
     md = await startMarketData();
     md.answerAsEngine('matching.books.snapshots.v1', engine);
     await md.publishMarket(market);
-    await until(async () => ((await md.request('marketdata.markets.get.v1', { condition_id: cid })).ok ? true : undefined));
+    await md.untilMarketKnown(cid);
   });
   afterAll(() => md?.stop());
 
@@ -69,7 +69,7 @@ describe('market-data whose consumer or stream is deleted while it runs (real Po
     await md.restart();
     const other = aMarketSnapshot();
     await md.publishMarket(other);
-    await until(async () => ((await md.request('marketdata.markets.get.v1', { condition_id: other.conditionId })).ok ? true : undefined));
+    await md.untilMarketKnown(other.conditionId);
     expect(md.exits()).toBe(3);
   });
 

@@ -12,7 +12,7 @@ describe("market-data's measure of each market's volume and liquidity (real Post
   beforeAll(async () => {
     md = await startMarketData();
     for (const m of [market, quiet]) await md.publishMarket(m);
-    await until(async () => ((await md.request('marketdata.markets.get.v1', { condition_id: quiet.conditionId })).ok ? true : undefined));
+    await md.untilMarketKnown(quiet.conditionId);
   });
   afterAll(() => md?.stop());
 
@@ -58,7 +58,7 @@ describe("market-data's measure of each market's volume and liquidity (real Post
   it('pages the markets in the catalog’s id order, a full page at a time', async () => {
     const more = Array.from({ length: MARKET_ACTIVITY_PAGE - 1 }, () => aMarketSnapshot());
     for (const m of more) await md.publishMarket(m);
-    await until(async () => ((await md.request('marketdata.markets.get.v1', { condition_id: more.at(-1)!.conditionId })).ok ? true : undefined), 30_000);
+    await md.untilMarketKnown(more.at(-1)!.conditionId, 30_000);
     const ids = [market, quiet, ...more].map((m) => m.id).sort((a, b) => a - b);
     const first = await md.data('marketdata.activity.v1', {});
     expect(first.markets.map((m) => m.id)).toEqual(ids.slice(0, MARKET_ACTIVITY_PAGE));

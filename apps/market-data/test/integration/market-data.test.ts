@@ -13,7 +13,7 @@ describe('market-data (real PostgreSQL, Redis, NATS and JetStream)', () => {
   beforeAll(async () => {
     md = await startMarketData();
     await md.publishMarket(market);
-    await until(async () => ((await md.request('marketdata.markets.get.v1', { condition_id: cid })).ok ? true : undefined));
+    await md.untilMarketKnown(cid);
   });
   afterAll(() => md?.stop());
 
@@ -350,7 +350,7 @@ describe('market-data (real PostgreSQL, Redis, NATS and JetStream)', () => {
   it('keeps up with a burst of batches: every trade in the history, the last quote in Redis, every message acknowledged', async () => {
     const burst = aMarketSnapshot();
     await md.publishMarket(burst);
-    await until(async () => ((await md.request('marketdata.markets.get.v1', { condition_id: burst.conditionId })).ok ? true : undefined));
+    await md.untilMarketKnown(burst.conditionId);
     const count = 300;
     const matchTime = Date.now();
     // Flushes are paced while messages keep coming: the burst must still end fully written and acknowledged.
@@ -388,7 +388,7 @@ describe('market-data (real PostgreSQL, Redis, NATS and JetStream)', () => {
   it('records a trade of more than 500 makers, sent as slices with one id, at its last fill\'s price', async () => {
     const big = aMarketSnapshot();
     await md.publishMarket(big);
-    await until(async () => ((await md.request('marketdata.markets.get.v1', { condition_id: big.conditionId })).ok ? true : undefined));
+    await md.untilMarketKnown(big.conditionId);
     const [bigYes] = big.tokenIds;
     const slice = (id: string, price: string, matchTime: number) =>
       aTrade({

@@ -19,7 +19,7 @@ describe("market-data when order-matching's database goes back in time (real Pos
     md = await startMarketData();
     md.answerAsEngine('matching.books.snapshots.v1', engine);
     await md.publishMarket(market);
-    await until(async () => ((await md.request('marketdata.markets.get.v1', { condition_id: cid })).ok ? true : undefined));
+    await md.untilMarketKnown(cid);
   });
   afterAll(() => md?.stop());
 

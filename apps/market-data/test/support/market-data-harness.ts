@@ -19,7 +19,7 @@ import {
   type TradeEvent,
 } from '@exchange/contracts';
 import { bootstrapService, createTestDatabase, dropDatabase, ensureStream, outboxMessageId, prefixed, RpcClient } from '@exchange/service-kit';
-import { deleteRedisKeys, deleteStreams, rpcCalls, TEST_NATS_URL, testPrefix } from '@exchange/testing';
+import { deleteRedisKeys, deleteStreams, rpcCalls, TEST_NATS_URL, testPrefix, until } from '@exchange/testing';
 export { aMarketSnapshot } from '@exchange/testing';
 import { loadMarketDataEnv } from '../../src/config';
 import { MarketDataModule } from '../../src/market-data.module';
@@ -52,6 +52,8 @@ export interface MarketDataUnderTest {
   answer(subject: RpcSubject, reply: (data: unknown) => Reply<unknown>): void;
   /** How often market-data asked to exit (main.ts exits the process there; its supervisor restarts it). */
   exits(): number;
+  /** Waits until market-data answers for the market (its catalog snapshot applied). */
+  untilMarketKnown(conditionId: string, timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -132,6 +134,9 @@ export async function startMarketData(overrides: Record<string, string> = {}): P
     },
     answer,
     exits: () => exits,
+    async untilMarketKnown(conditionId, timeoutMs) {
+      await until(async () => ((await request('marketdata.markets.get.v1', { condition_id: conditionId })).ok ? true : undefined), timeoutMs, `market ${conditionId} known`);
+    },
     async stop() {
       await app.close();
       await deleteRedisKeys(redis, `${prefix}:`);
