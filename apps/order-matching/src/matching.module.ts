@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { HealthController, MessagingModule } from '@exchange/service-kit';
 import { MATCHING_ENV, type MatchingEnv } from './config';
 import { EngineService, FATAL_HANDLER, type FatalHandler } from './engine-host/engine.service';
+import { SteppedCancels } from './engine-host/stepped-cancels';
 import { HeartbeatsService } from './heartbeats/heartbeats.service';
 import { CatalogConsumer } from './markets/catalog-consumer.service';
 import { MoneyController } from './money/money.controller';
@@ -24,6 +25,7 @@ export class MatchingModule {
         { provide: MATCHING_ENV, useValue: env },
         { provide: FATAL_HANDLER, useValue: onFatal },
         EngineService,
+        SteppedCancels,
         CatalogConsumer,
         HeartbeatsService,
         OrdersService,

@@ -1,5 +1,5 @@
 import { fail, formatUnits, ok, type Failure, type MarketStateEvent, type Reply } from '@exchange/contracts';
-import { cancelOrder } from './cancel-orders';
+import { cancelOrders } from './cancel-orders';
 import type { EngineState } from './engine-state';
 import { COLLATERAL } from './ledger';
 import type { MoneyMoveKind } from './effects';
@@ -115,7 +115,7 @@ export function resolve(state: EngineState, conditionId: string, winner: 0 | 1, 
   }
   // A copy: each cancel removes the order from the market's set.
   const resting = [...state.byMarket.of(market.conditionId)];
-  for (const order of resting) cancelOrder(state, order, now, 'CANCELED_MARKET_RESOLVED');
+  cancelOrders(state, resting, now, 'CANCELED_MARKET_RESOLVED');
   market.winningOutcome = winner;
   market.acceptingOrders = false;
   state.effects.markets.add(market);

@@ -4,8 +4,8 @@ import type { NatsConnection } from 'nats';
 import { fail, ok, type Caller, type HeartbeatRequest, type Reply } from '@exchange/contracts';
 import { connectionState, NATS_CONNECTION, untilDatabaseAvailable } from '@exchange/service-kit';
 import { MATCHING_ENV, type MatchingEnv } from '../config';
-import { callerOrders, cancelWhere } from '../engine/cancel-orders';
 import { EngineService } from '../engine-host/engine.service';
+import { SteppedCancels } from '../engine-host/stepped-cancels';
 import { OneAtATime } from '../journal/one-at-a-time';
 
 /**
@@ -40,6 +40,7 @@ export class HeartbeatsService implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     private readonly engine: EngineService,
+    private readonly cancels: SteppedCancels,
     @Inject(MATCHING_ENV) private readonly env: MatchingEnv,
     @Inject(NATS_CONNECTION) nc: NatsConnection,
   ) {
@@ -119,7 +120,7 @@ export class HeartbeatsService implements OnModuleInit, OnModuleDestroy {
 
   private async end(apiKey: string, session: Session): Promise<void> {
     this.sessions.delete(apiKey);
-    await this.engine.run((state, at) => cancelWhere(state, callerOrders(state, session.caller), () => true, at));
+    await this.cancels.where(session.caller, () => true);
     // By id: the key may have started a new session meanwhile.
     await this.journal('DELETE FROM heartbeat_sessions WHERE api_key = $1 AND id = $2', [apiKey, session.id]);
   }

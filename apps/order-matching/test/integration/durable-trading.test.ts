@@ -1,6 +1,6 @@
 import { Pool } from 'pg';
 import { eventually, readStream, until } from '@exchange/testing';
-import { MAX_EVENTS_PER_MESSAGE, type MatchingEventBatch, type TradeEvent } from '@exchange/contracts';
+import { MATCHING_BATCH_SUBJECT, MAX_EVENTS_PER_MESSAGE, type MatchingEventBatch, type TradeEvent } from '@exchange/contracts';
 import { COLLATERAL } from '../../src/engine/ledger';
 import { audit } from '../../src/engine/money';
 import { EndedOrderIds } from '../../src/engine/ended-order-ids';
@@ -198,41 +198,42 @@ describe('order-matching on real PostgreSQL and NATS', () => {
   });
 
   it('journals and publishes a batch too large for one message as several, in order', async () => {
-    // A trader of its own, so that cancel-all ends exactly the orders placed here.
+    // A market and a trader of their own: the resolution, one command however many orders it ends,
+    // cancels exactly the orders placed here.
+    const market = `0x${'ef'.repeat(32)}`;
+    await om.publishMarket(aMarketSnapshot(market, ['601', '602']));
     const frank = traderOf(6);
     await om.data('matching.admin.deposit.v1', { address: frank.address, amount: '1000' });
-    const resting = 600;
+    const resting = 1_200;
     const placed: string[] = [];
     for (let n = 0; n < resting; n += 300) {
       // 20 client requests of 15 orders in one message, as the gateway sends them (post-only: accepted
       // also while a restart of another test keeps post-only mode on).
       const placements = Array.from({ length: 20 }, () => ({
         caller: frank,
-        orders: Array.from({ length: 15 }, () => anOrder(frank, { token: YES, side: 'BUY', price: '0.10', size: '5', postOnly: true })),
+        orders: Array.from({ length: 15 }, () => anOrder(frank, { token: '601', side: 'BUY', price: '0.10', size: '5', postOnly: true })),
       }));
       const results = await om.data('matching.orders.place.v1', { placements });
       expect(results.flat().filter((r) => !r.success)).toEqual([]);
       placed.push(...results.flat().map((r) => r.orderID));
     }
-    // Each cancellation makes an order event and a book event: 1,200 events in one batch.
-    const canceled = await om.data('matching.orders.cancel-all.v1', { caller: frank });
-    expect(canceled).toEqual({ canceled: placed, not_canceled: {} });
+    // A cancellation event per order, then one book change and the resolution: 1,202 events in one batch.
+    await om.data('matching.admin.resolve.v1', { conditionId: market, winningOutcome: 'Yes' });
 
-    const cancelMessages = async () =>
+    const resolutionMessages = async () =>
       (await readStream(om.prefix, 'MATCHING'))
+        .filter((m) => m.subject === MATCHING_BATCH_SUBJECT)
         .map((m) => m.data as MatchingEventBatch)
-        .filter((b) => b.events.some((e) => e.type === 'order' && e.data.type === 'CANCELLATION' && canceled.canceled.includes(e.data.id)));
+        .filter((b) => b.events.some((e) => e.type === 'order' && e.data.type === 'CANCELLATION' && e.data.conditionId === market));
     const parts = await until(async () => {
-      const found = await cancelMessages();
-      return found.reduce((n, p) => n + p.events.length, 0) >= resting * 2 ? found : undefined;
+      const found = await resolutionMessages();
+      return found.reduce((n, p) => n + p.events.length, 0) >= resting + 2 ? found : undefined;
     }, 10_000, 'every cancellation published');
-    expect(parts.length).toBe(Math.ceil((resting * 2) / MAX_EVENTS_PER_MESSAGE));
+    expect(parts.length).toBe(Math.ceil((resting + 2) / MAX_EVENTS_PER_MESSAGE));
     expect(new Set(parts.map((p) => p.batchId)).size).toBe(1);
     const events = parts.flatMap((p) => p.events);
-    expect(events).toHaveLength(resting * 2);
-    const cancellations = events.flatMap((e) => (e.type === 'order' ? [e.data.id] : []));
-    expect(new Set(cancellations)).toEqual(new Set(canceled.canceled));
-    const bookSeqs = events.flatMap((e) => (e.type === 'book' ? [e.data.bookSeq] : []));
-    expect(bookSeqs).toEqual(bookSeqs.map((_, i) => bookSeqs[0]! + i));
+    expect(events).toHaveLength(resting + 2);
+    expect(events.flatMap((e) => (e.type === 'order' ? [e.data.id] : []))).toEqual(placed);
+    expect(events.slice(resting).map((e) => e.type)).toEqual(['book', 'market-resolved']);
   });
 });

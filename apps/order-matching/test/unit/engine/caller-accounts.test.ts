@@ -1,5 +1,5 @@
 import { callerAccounts, fundingAccount } from '../../../src/engine/caller-accounts';
-import { callerOrders, cancelByIds, cancelWhere } from '../../../src/engine/cancel-orders';
+import { callerOrderIds, callerOrders, cancelByIds } from '../../../src/engine/cancel-orders';
 import { COLLATERAL } from '../../../src/engine/ledger';
 import { placeOrder } from '../../../src/engine/place-order';
 import type { EngineState } from '../../../src/engine/engine-state';
@@ -61,7 +61,7 @@ describe("a caller's accounts: its key's address and the deposit wallet bound to
     expect(cancelByIds(state, stranger, [placed.orderID], 12).canceled).toEqual([]);
     expect(cancelByIds(state, ownersNewKey, [placed.orderID], 12)).toEqual({ canceled: [placed.orderID], not_canceled: {} });
     expect(state.ledger.get(wallet, COLLATERAL)).toEqual({ available: 100_000_000, reserved: 0 });
-    expect(cancelWhere(state, callerOrders(state, ownersNewKey), () => true, 13).canceled).toEqual([own.orderID]);
+    expect(cancelByIds(state, ownersNewKey, callerOrderIds(state, ownersNewKey, () => true), 13).canceled).toEqual([own.orderID]);
     expectConserved(state);
   });
 });

@@ -1,4 +1,4 @@
-import { callerOrders, cancelByIds, cancelWhere, expireOrders } from '../../../src/engine/cancel-orders';
+import { callerOrderIds, callerOrders, cancelByIds, expireOrders } from '../../../src/engine/cancel-orders';
 import { COLLATERAL } from '../../../src/engine/ledger';
 import { audit, merge, redeem, resolve, split, withdraw } from '../../../src/engine/money';
 import { placeOrder } from '../../../src/engine/place-order';
@@ -58,8 +58,8 @@ describe('cancels', () => {
     placeOrder(state, alice, anOrder(alice, { side: 'BUY', price: '0.30', size: '5' }), 1);
     placeOrder(state, alice, anOrder(alice, { token: NO, side: 'BUY', price: '0.30', size: '5' }), 1);
     placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.20', size: '5' }), 1);
-    expect(cancelWhere(state, callerOrders(state, alice), (o) => o.tokenId === NO, 2).canceled).toHaveLength(1);
-    expect(cancelWhere(state, callerOrders(state, alice), () => true, 2).canceled).toHaveLength(1);
+    expect(cancelByIds(state, alice, callerOrderIds(state, alice, (o) => o.tokenId === NO), 2).canceled).toHaveLength(1);
+    expect(cancelByIds(state, alice, callerOrderIds(state, alice, () => true), 2).canceled).toHaveLength(1);
     expect(state.orders.size).toBe(1);
     expectConserved(state);
   });
@@ -75,13 +75,34 @@ describe('cancels', () => {
     const b2 = place(bob, '0.25');
     const a3 = place(alice, '0.35');
     state.takeEffects();
-    expect(cancelWhere(state, callerOrders(state, alice), () => true, 2)).toEqual({ canceled: [a1, a2, a3], not_canceled: {} });
+    expect(cancelByIds(state, alice, callerOrderIds(state, alice, () => true), 2)).toEqual({ canceled: [a1, a2, a3], not_canceled: {} });
     expect(canceledInEvents(state)).toEqual([a1, a2, a3]);
     expect([...state.orders.keys()]).toEqual([b1, b2]);
     expect(state.byOwner.of(alice.apiKey).size).toBe(0);
     expect([...state.byOwner.entries()].map(([key]) => key)).toEqual([bob.apiKey]);
-    expect(cancelWhere(state, callerOrders(state, alice), () => true, 3)).toEqual({ canceled: [], not_canceled: {} });
+    expect(cancelByIds(state, alice, callerOrderIds(state, alice, () => true), 3)).toEqual({ canceled: [], not_canceled: {} });
     expectIndexesAgree(state);
+    expectConserved(state);
+  });
+
+  it('of many orders record one book change per market, with the size each level is left with', () => {
+    const state = newEngine();
+    const OTHER = `0x${'c1'.repeat(32)}`;
+    state.addMarket(aMarket({ conditionId: OTHER, tokenIds: ['3333', '4444'] }));
+    fund(state, alice, '20');
+    fund(state, bob, '10');
+    const place = (trader: typeof alice, token: string, side: 'BUY' | 'SELL', price: string) =>
+      placeOrder(state, trader, anOrder(trader, { token, side, price, size: '5' }), 1).orderID;
+    const mine = [place(alice, YES, 'BUY', '0.30'), place(alice, YES, 'BUY', '0.30'), place(alice, NO, 'BUY', '0.60'), place(alice, '3333', 'BUY', '0.10')];
+    place(bob, YES, 'BUY', '0.30');
+    state.takeEffects();
+    expect(cancelByIds(state, alice, mine, 2).canceled).toEqual(mine);
+    const books = state.takeEffects().events.flatMap((e) => (e.type === 'book' ? [e.data] : []));
+    // A BUY of NO at 0.60 rests as an ask of YES at 0.40. Bob's bid keeps 5 shares at 0.30.
+    expect(books).toEqual([
+      { conditionId: CONDITION, bookSeq: 5, changes: [{ side: 'BID', price: '300000', size: '5000000' }, { side: 'ASK', price: '400000', size: '0' }], timestamp: 2 },
+      { conditionId: OTHER, bookSeq: 2, changes: [{ side: 'BID', price: '100000', size: '0' }], timestamp: 2 },
+    ]);
     expectConserved(state);
   });
 
@@ -97,7 +118,7 @@ describe('cancels', () => {
     expect([...state.byOwner.of(secondKey.apiKey)].map((o) => o.id)).toEqual([second.orderID]);
     expect(cancelByIds(state, secondKey, [first], 2).canceled).toEqual([first]);
     expect(cancelByIds(state, bob, [third], 2).canceled).toEqual([]);
-    expect(cancelWhere(state, callerOrders(state, alice), () => true, 3).canceled).toEqual([second.orderID, third]);
+    expect(cancelByIds(state, alice, callerOrderIds(state, alice, () => true), 3).canceled).toEqual([second.orderID, third]);
     expectIndexesAgree(state);
     expectConserved(state);
   });

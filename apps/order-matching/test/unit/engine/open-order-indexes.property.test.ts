@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { callerOrders, cancelByIds, cancelWhere, expireOrders } from '../../../src/engine/cancel-orders';
+import { callerOrderIds, cancelByIds, expireOrders } from '../../../src/engine/cancel-orders';
 import type { OrderState } from '../../../src/engine/model';
 import { resolve, split } from '../../../src/engine/money';
 import { placeOrder } from '../../../src/engine/place-order';
@@ -68,7 +68,7 @@ describe('the open-order indexes over random command streams', () => {
             const { apiKey, address } = traders[c.trader]!;
             const keep = (o: OrderState) => c.market === null || o.conditionId === markets[c.market]!.conditionId;
             const expected = before.filter((o) => (o.owner === apiKey || o.maker === address) && keep(o)).map((o) => o.id);
-            expect(cancelWhere(state, callerOrders(state, traders[c.trader]!), keep, now).canceled).toEqual(expected);
+            expect(cancelByIds(state, traders[c.trader]!, callerOrderIds(state, traders[c.trader]!, keep), now).canceled).toEqual(expected);
             ended.canceledWhere += expected.length;
           } else if (c.kind === 'tick') {
             now += c.seconds * 1000;
