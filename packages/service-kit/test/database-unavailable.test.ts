@@ -61,4 +61,30 @@ describe('isDatabaseUnavailable, on errors of a real PostgreSQL', () => {
     expect(isDatabaseUnavailable(prismaRaw)).toBe(true);
     expect(isDatabaseUnavailable(Object.assign(new Error('unique'), { code: 'P2002' }))).toBe(false);
   });
+
+  it('is true for a server out of disk space or memory, and for a process out of file descriptors (a resource probe saw 500s there)', () => {
+    // The codes node-postgres gives a statement PostgreSQL could not run for a full disk or memory.
+    expect(isDatabaseUnavailable(Object.assign(new Error('could not extend file "base/1/2": No space left on device'), { code: '53100' }))).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error('out of memory'), { code: '53200' }))).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error('connect EMFILE 127.0.0.1:5432'), { code: 'EMFILE' }))).toBe(true);
+    // A limit of the request's own making is not the server's state.
+    expect(isDatabaseUnavailable(Object.assign(new Error('temporary file size exceeds temp_file_limit'), { code: '53400' }))).toBe(false);
+  });
+
+  it('is true for a role out of connections, on a real PostgreSQL', async () => {
+    const admin = new Client({ connectionString: SERVER });
+    await admin.connect();
+    const role = `limited_${process.pid}`;
+    await admin.query(`CREATE ROLE ${role} LOGIN CONNECTION LIMIT 0`);
+    try {
+      const url = new URL(SERVER);
+      url.username = role;
+      const refused = await errorOf(new Client({ connectionString: url.toString() }).connect());
+      expect(refused).toMatchObject({ code: '53300' });
+      expect(isDatabaseUnavailable(refused)).toBe(true);
+    } finally {
+      await admin.query(`DROP ROLE ${role}`);
+      await admin.end();
+    }
+  });
 });

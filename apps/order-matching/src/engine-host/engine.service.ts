@@ -115,8 +115,13 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
     this.ticks.push(task);
   }
 
-  /** Runs a command now and resolves with its value once its effects are durable. */
+  /**
+   * Runs a command now and resolves with its value once its effects are durable. While the journal
+   * cannot write, no command is run: it fails with the journal's error (a 503 on its route, as the
+   * database is unavailable), rather than pile up in memory for a batch nobody can write.
+   */
   async run<T>(command: (state: EngineState, now: number) => T): Promise<{ value: T; batchId: string }> {
+    if (this.commits.failing !== undefined) throw this.commits.failing;
     const value = runAt(this.state, Date.now(), command);
     this.expiry.arm();
     const batchId = await this.commit();

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import { fail, ok, type Caller, type HeartbeatRequest, type Reply } from '@exchange/contracts';
-import { connectionState, NATS_CONNECTION, untilDatabaseAvailable } from '@exchange/service-kit';
+import { connectionState, DistinctFailures, errorMessage, NATS_CONNECTION, untilDatabaseAvailable } from '@exchange/service-kit';
 import { MATCHING_ENV, type MatchingEnv } from '../config';
 import { EngineService } from '../engine-host/engine.service';
 import { SteppedCancels } from '../engine-host/stepped-cancels';
@@ -32,6 +32,8 @@ export class HeartbeatsService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(HeartbeatsService.name);
   private timer?: NodeJS.Timeout;
   private readonly sessions = new Map<string, Session>();
+  /** Ends retried every check while the journal cannot write: one line per outage. */
+  private readonly endFailures = new DistinctFailures((message) => this.logger.warn(message));
   /** Session writes in the order they were decided, so the journal ends with the sessions memory has. */
   private readonly writes = new OneAtATime();
   private readonly link: { readonly connected: boolean };
@@ -79,7 +81,10 @@ export class HeartbeatsService implements OnModuleInit, OnModuleDestroy {
     }
     for (const [apiKey, session] of this.sessions) {
       if (at - session.lastBeat < this.env.HEARTBEAT_TIMEOUT_SECONDS * 1000) continue;
-      this.end(apiKey, session).catch((error) => this.logger.warn(`ending the heartbeat session of ${apiKey} failed: ${String(error)}`));
+      this.end(apiKey, session).then(
+        () => this.endFailures.cleared(),
+        (error: unknown) => this.endFailures.failed(`ending a heartbeat session failed, will retry: ${errorMessage(error)}`),
+      );
     }
   }
 
@@ -120,7 +125,13 @@ export class HeartbeatsService implements OnModuleInit, OnModuleDestroy {
 
   private async end(apiKey: string, session: Session): Promise<void> {
     this.sessions.delete(apiKey);
-    await this.cancels.where(session.caller, () => true);
+    try {
+      await this.cancels.where(session.caller, () => true);
+    } catch (error) {
+      // Not cancelled (the journal could not write): the session stays, to be ended at a later check.
+      if (!this.sessions.has(apiKey)) this.sessions.set(apiKey, session);
+      throw error;
+    }
     // By id: the key may have started a new session meanwhile.
     await this.journal('DELETE FROM heartbeat_sessions WHERE api_key = $1 AND id = $2', [apiKey, session.id]);
   }

@@ -1,8 +1,15 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from '@nestjs/common';
 import type { Pool } from 'pg';
+import { DistinctFailures, errorMessage } from '@exchange/service-kit';
 import type { Effects } from '../engine/effects';
 import { writeBatch, type WrittenBatch } from './journal-sql';
 import { timeOrderedHash } from './time-ordered-ids';
+import { leftNothingWritten } from './unwritten-failures';
+
+/** Waits between two attempts at a batch that PostgreSQL could not take (`leftNothingWritten`). */
+const FIRST_RETRY_MS = 100;
+const LONGEST_RETRY_MS = 2_000;
 
 interface Waiter {
   resolve(batchId: string): void;
@@ -12,15 +19,21 @@ interface Waiter {
 /**
  * Group commit: the engine applies commands in memory one after another; their effects queue here and
  * are written together in one statement (journal-sql.ts) while the previous one is in flight. A command is
- * answered only after the batch holding its effects committed. If a write fails, memory and database
- * disagree: `onFatal` is called (the process exits and rebuilds from the database, where no answered
- * command is missing).
+ * answered only after the batch holding its effects committed. A write that left nothing written (no
+ * connection, a full disk: `leftNothingWritten`) is tried again until it succeeds, and meanwhile
+ * `failing` says why, so that no new command is run (engine.service.ts): until the twenty-fifth session
+ * the process exited there, and a database out of connections or of disk space became a crash loop with
+ * two minutes of post-only mode after each start (found by a resource probe). After any other failure
+ * memory and database may disagree: `onFatal` is called (the process exits and rebuilds from the
+ * database, where no answered command is missing).
  */
 export class GroupCommit {
   private readonly logger = new Logger(GroupCommit.name);
   private parts: Effects[] = [];
   private waiters: Waiter[] = [];
   private running = false;
+  private unwritten?: unknown;
+  private readonly failures = new DistinctFailures((message) => this.logger.warn(`journal write failed, nothing written; trying again: ${message}`));
   /** Called after each committed batch that wrote events or updated orders (the relay publishes the events). */
   onCommitted: (written: WrittenBatch) => void = () => undefined;
 
@@ -28,6 +41,11 @@ export class GroupCommit {
     private readonly pool: Pool,
     private readonly onFatal: (error: unknown) => void,
   ) {}
+
+  /** Why the batch in hand could not be written, while it is being tried again; undefined otherwise. */
+  get failing(): unknown {
+    return this.unwritten;
+  }
 
   /** Queues a command's effects; resolves with the id of the batch once it is durable. */
   commit(effects: Effects): Promise<string> {
@@ -41,6 +59,7 @@ export class GroupCommit {
     this.running = true;
     // Let the commands that arrived in the same turn join the batch.
     await new Promise((r) => setImmediate(r));
+    let retryMs = FIRST_RETRY_MS;
     while (this.waiters.length) {
       const parts = this.parts;
       const waiters = this.waiters;
@@ -49,10 +68,24 @@ export class GroupCommit {
       const batchId = timeOrderedHash();
       try {
         const written = parts.length ? await this.write(batchId, waiters.length, parts) : undefined;
+        if (this.unwritten !== undefined) this.logger.log('journal writes succeed again');
+        this.unwritten = undefined;
+        this.failures.cleared();
+        retryMs = FIRST_RETRY_MS;
         for (const w of waiters) w.resolve(batchId);
         // After the answers: they leave in the microtasks of this turn, the batch's events in the next.
         if (written && (written.outbox.length || written.updatedOrders)) setImmediate(() => this.onCommitted(written));
       } catch (error) {
+        if (leftNothingWritten(error)) {
+          // The same effects again, first, with what arrived meanwhile (the commands already run).
+          this.unwritten = error;
+          this.failures.failed(errorMessage(error));
+          this.parts = [...parts, ...this.parts];
+          this.waiters = [...waiters, ...this.waiters];
+          await sleep(retryMs);
+          retryMs = Math.min(retryMs * 2, LONGEST_RETRY_MS);
+          continue;
+        }
         this.logger.error(error instanceof Error ? error : String(error), 'journal write failed');
         for (const w of waiters) w.reject(error);
         this.onFatal(error);

@@ -1,9 +1,11 @@
 import { fail, type Failure } from '@exchange/contracts';
 
-// Socket errors of a server that is down or unreachable.
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
-// PostgreSQL: the server is shutting down, starting up or out of connections.
-const SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
+// Socket errors of a server that is down or unreachable, and of a process out of file descriptors or
+// local ports (a connection cannot be opened now: a resource probe saw derive-api-key answer 500 there).
+const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'EMFILE', 'ENFILE', 'EADDRNOTAVAIL']);
+// PostgreSQL: the server is shutting down, starting up, out of connections, out of disk space or of
+// memory. Until the twenty-fifth session a full disk made 500s (found by a resource probe).
+const SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '53100', '53200']);
 // Prisma: cannot reach the server, timed out, server closed the connection, pool exhausted.
 const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
 // Prisma's driver adapter, in `meta.driverAdapterError.cause.kind`.
