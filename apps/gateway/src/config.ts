@@ -24,6 +24,11 @@ export const gatewayEnvSchema = baseEnvSchema.extend({
    * of 300 s let a client that stalls mid-body hold a socket and its buffers for five minutes.
    */
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  /**
+   * Client connections taken at once over every surface (http/connection-cap.ts); by default the
+   * process's open-files limit less an eighth of it (at least 128) kept for its own connections.
+   */
+  MAX_CLIENT_CONNECTIONS: z.coerce.number().int().min(1).optional(),
   ACCESS_LOG: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   /** Browser origins allowed to call the gateway (docs/gateway.md, "Browsers"): `*`, a comma list, or empty for none. */
   CORS_ORIGINS: corsOriginsSetting,

@@ -12,6 +12,7 @@ import { refuseDevelopmentSecrets } from './auth/development-secrets';
 import { L2Authenticator } from './auth/l2-auth.guard';
 import { jsonBodyParser, parseJsonBodiesOnly } from './auth/raw-json-body';
 import { answerClientError } from './http/client-error';
+import { ConnectionCap, defaultConnectionCap, LOW_OPEN_FILES, openFilesLimit } from './http/connection-cap';
 import type { GatewayEnv } from './config';
 import { GatewayModule, servesClob, type SharedResources } from './gateway.module';
 import { sendFailure, toFailure } from './http/error-body.filter';
@@ -35,7 +36,7 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-async function startSurface(surface: Surface, port: number, env: GatewayEnv, shared: SharedResources, logger: JsonLogger) {
+async function startSurface(surface: Surface, port: number, env: GatewayEnv, shared: SharedResources, logger: JsonLogger, cap?: ConnectionCap) {
   // Set once the app is up; requests they do not take (and all of them while closing) go to Fastify.
   let lanes: Lane[] = [];
   const accessLog = (line: object) => {
@@ -44,8 +45,8 @@ async function startSurface(surface: Surface, port: number, env: GatewayEnv, sha
   const hostless = missingHostLane(accessLog);
   const cors = corsLane(env.CORS_ORIGINS, accessLog);
   const adapter = new ErrorBodyFastifyAdapter({
-    serverFactory: (handler: FastifyServerFactoryHandler) =>
-      createServer(
+    serverFactory: (handler: FastifyServerFactoryHandler) => {
+      const server = createServer(
         {
           requireHostHeader: false,
           requestTimeout: env.REQUEST_TIMEOUT_MS,
@@ -55,7 +56,10 @@ async function startSurface(surface: Surface, port: number, env: GatewayEnv, sha
         },
         (request, response) =>
           cors(request, response) || hostless(request, response) || lanes.some((lane) => lane(request, response)) || handler(request, response),
-      ).on('checkExpectation', refuseExpectation(accessLog)),
+      ).on('checkExpectation', refuseExpectation(accessLog));
+      cap?.watch(server);
+      return server;
+    },
     bodyLimit: env.BODY_LIMIT,
     genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => requestIdOf(request.headers['x-request-id']),
     return503OnClosing: true,
@@ -88,6 +92,17 @@ async function startSurface(surface: Surface, port: number, env: GatewayEnv, sha
   return { app, port: typeof address === 'object' && address ? address.port : port };
 }
 
+/** The cap on client connections (MAX_CLIENT_CONNECTIONS, or the default under the open-files limit); says a low limit. */
+function connectionCap(env: GatewayEnv, logger: JsonLogger): ConnectionCap | undefined {
+  const openFiles = openFilesLimit();
+  const cap = env.MAX_CLIENT_CONNECTIONS ?? defaultConnectionCap(openFiles);
+  if (openFiles !== undefined && openFiles < LOW_OPEN_FILES) {
+    logger.warn(`the process may open ${openFiles} files (ulimit -n): the gateway takes at most ${cap} client connections; raise the limit for production`, 'gateway');
+  }
+  const say = { warn: (message: string) => logger.warn(message, 'gateway'), log: (message: string) => logger.log(message, 'gateway') };
+  return cap === undefined ? undefined : new ConnectionCap(cap, say);
+}
+
 /** How long the gateway waits for Redis before it listens (AuthResources.untilRedisReady). */
 const REDIS_WAIT_AT_START_MS = 5_000;
 
@@ -116,10 +131,11 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
     ['clob', env.CLOB_PORT],
     ['data', env.DATA_PORT],
   ];
+  const cap = connectionCap(env, logger);
   const apps: INestApplication[] = [];
   const ports = {} as Record<Surface, number>;
   for (const [surface, port] of wanted) {
-    const started = await startSurface(surface, port, env, shared, logger);
+    const started = await startSurface(surface, port, env, shared, logger, cap);
     apps.push(started.app);
     ports[surface] = started.port;
   }

@@ -5,6 +5,7 @@ import type { GatewayEnv } from '../config';
 import { PrismaClient } from '../generated/prisma/client';
 import { ApiKeyCache } from './api-key-cache';
 import { CredentialCipher } from './credential-cipher';
+import { sayEvictingRedis } from './redis-eviction';
 import { AdmissionStore } from '../http/admission-store';
 
 /** The settings of authentication, read once from the gateway's environment. */
@@ -39,6 +40,7 @@ export class AuthResources {
     // 2,000 orders/s) and forced a 5-9 ms mark-compact every few seconds (docs/performance.md, eighth session).
     const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: 1, commandTimeout: 2_000 });
     sayConnectionFailures(redis, (message) => logger.warn(`redis: ${message}`, 'auth'));
+    sayEvictingRedis(redis, (message) => logger.warn(message, 'auth'));
     const settings: AuthSettings = {
       chainId: env.CHAIN_ID,
       maxSkewMs: env.L2_MAX_SKEW_SECONDS * 1_000,
