@@ -3,6 +3,7 @@ export * from './logging/request-context';
 export * from './logging/json-logger';
 export * from './logging/distinct-failures';
 export * from './logging/error-message';
+export * from './logging/throttled-log';
 export * from './nats/subjects';
 export * from './nats/prefixed-nats-server';
 export * from './nats/rpc-client';

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { connect, JSONCodec, type JsMsg, type NatsConnection } from 'nats';
 import { deleteStreams, TEST_NATS_URL, testPrefix, until } from '@exchange/testing';
 import { applyFeed, openFeed, whenFeedLost, type FeedOptions } from '../src/jetstream/durable-feed';
@@ -161,4 +162,52 @@ describe('a feed whose consumer or stream is deleted', () => {
     // Not iterated: close() would wait for an iteration to end.
     feed.messages.stop();
   });
+});
+
+/** A message that cannot be applied for a while (its apply throws), on real JetStream. */
+describe('a feed message that fails to apply several times', () => {
+  const prefix = testPrefix('failing');
+  const stream = { name: 'FAILING', subjects: 'failing.evt.>' };
+  let nc: NatsConnection;
+
+  beforeAll(async () => {
+    nc = await connect({ servers: TEST_NATS_URL });
+  });
+  afterAll(async () => {
+    jest.restoreAllMocks();
+    await nc.close();
+    await deleteStreams(prefix);
+  });
+
+  it('is applied in the end, logged in full once, and delivered again after growing pauses', async () => {
+    await ensureStream(nc, prefix, stream);
+    await nc.jetstream().publish(`${prefix}.failing.evt.n`, codec.encode(1));
+    const lines: string[] = [];
+    for (const level of ['warn', 'error'] as const) {
+      jest.spyOn(Logger.prototype, level).mockImplementation(function (this: Logger) {
+        if ((this as unknown as { context?: string }).context === 'DurableFeed') lines.push(level);
+      });
+    }
+    const feed = await openFeed(nc, prefix, { stream, durable: 'failing', filter: 'failing.evt.n', restart: false });
+    const deliveries: number[] = [];
+    const applied: number[] = [];
+    const { ready } = applyFeed(
+      feed,
+      async (data) => {
+        deliveries.push(Date.now());
+        if (deliveries.length <= 3) throw new Error('the database is away');
+        applied.push(data as number);
+      },
+      'test message',
+    );
+    await ready;
+    await until(async () => (applied.length ? true : undefined), 20_000, 'the message applied');
+    await feed.messages.close();
+    expect(applied).toEqual([1]);
+    // Until 2026-11-27: one error with its stack per delivery, a second apart.
+    expect(lines).toEqual(['error']);
+    // Pauses of 1, 2 and 4 s.
+    expect(deliveries[2]! - deliveries[1]!).toBeGreaterThan(1_500);
+    expect(deliveries[3]! - deliveries[2]!).toBeGreaterThan(3_500);
+  }, 30_000);
 });

@@ -9,7 +9,7 @@ import {
   type MatchingEventBatch,
   type TradeEvent,
 } from '@exchange/contracts';
-import { backoff, ensureStream, NATS_CONNECTION, openFeed, PROCESS_EXIT, storedSeqs, whenFeedLost, type ProcessExit } from '@exchange/service-kit';
+import { backoff, ensureStream, NATS_CONNECTION, openFeed, PROCESS_EXIT, storedSeqs, untilDatabaseAvailable, whenFeedLost, type ProcessExit } from '@exchange/service-kit';
 import { MARKET_DATA_ENV, type MarketDataEnv } from '../config';
 import { EngineSources } from '../engine/engine-sources';
 import { PriceBackfill } from '../history/price-backfill';
@@ -94,7 +94,8 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
 
   async onApplicationBootstrap(): Promise<void> {
     await this.catalog.ready;
-    const saved = await this.snapshots.load<BooksState>(SNAPSHOT);
+    // Waits for an unavailable database as the markets' load does (CatalogConsumer).
+    const saved = await untilDatabaseAvailable(this.logger, 'loading the books snapshot', () => this.snapshots.load<BooksState>(SNAPSHOT));
     const wanted = saved ? saved.streamSeq + 1 : 1;
     const first = await this.firstStoredIfGone(wanted, saved?.takenAtMs);
     const feed = await openFeed(this.nc, this.env.NATS_PREFIX, {
@@ -143,7 +144,7 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
     await this.quotes.write(all);
     this.registry.ready = true;
     this.logger.log(`books ready at MATCHING sequence ${this.books.streamSeq}`);
-    await this.backfill.resume();
+    await untilDatabaseAvailable(this.logger, 'resuming the price history refill', () => this.backfill.resume());
     this.timer = setInterval(() => void this.saveSnapshot(), this.env.SNAPSHOT_INTERVAL_SECONDS * 1_000);
   }
 

@@ -9,7 +9,17 @@ import {
   type MarketSnapshot,
   type TickSizeChangedEvent,
 } from '@exchange/contracts';
-import { applyFeed, ensureStream, NATS_CONNECTION, openFeed, prefixed, PROCESS_EXIT, whenFeedLost, type ProcessExit } from '@exchange/service-kit';
+import {
+  applyFeed,
+  ensureStream,
+  NATS_CONNECTION,
+  openFeed,
+  prefixed,
+  PROCESS_EXIT,
+  untilDatabaseAvailable,
+  whenFeedLost,
+  type ProcessExit,
+} from '@exchange/service-kit';
 import { MarketBooks } from '../books/market-books';
 import { QuoteWriter } from '../books/quote-writer';
 import { MARKET_DATA_ENV, type MarketDataEnv } from '../config';
@@ -49,7 +59,10 @@ export class CatalogConsumer implements OnApplicationBootstrap, BeforeApplicatio
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    for (const row of await this.markets.loadAll()) this.registry.put(row.snapshot, row.rewards);
+    // A database unavailable at start (down, out of connections) is waited for: exiting waited out the
+    // supervisor's growing restart delays, up to 16 s after it was back (a resource-limits probe).
+    const rows = await untilDatabaseAvailable(this.logger, 'loading the markets', () => this.markets.loadAll());
+    for (const row of rows) this.registry.put(row.snapshot, row.rewards);
     await this.hot.writeDefaultFeeRate();
     await this.hot.write(this.registry.list().map((record) => this.hotEntry(record)));
     this.logger.log(`${this.registry.size} markets loaded`);

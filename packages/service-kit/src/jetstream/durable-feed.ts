@@ -1,7 +1,9 @@
 import { Logger } from '@nestjs/common';
 import { AckPolicy, DeliverPolicy, nanos, type ConsumerMessages, type NatsConnection } from 'nats';
 import { errorMessage } from '../logging/error-message';
+import { ThrottledLog } from '../logging/throttled-log';
 import { prefixed } from '../nats/subjects';
+import { backoffMs } from '../retry/backoff';
 import { ensureStream, untilStreamExists } from './streams';
 
 export interface FeedOptions {
@@ -47,6 +49,13 @@ const feedLogger = new Logger('DurableFeed');
 
 /** How often a feed still catching up at start says so. */
 const SLOW_CATCH_UP_MS = 30_000;
+
+/**
+ * How long a message that failed waits to be delivered again: 1 s, doubling at each delivery up to 5 s
+ * (longer, a feed would stay behind for that long once the cause, a database outage say, is gone).
+ */
+const FIRST_REDELIVERY_MS = 1_000;
+const MAX_REDELIVERY_MS = 5_000;
 
 /** Consumers of replicas that are gone are removed by the server after this long. */
 const INACTIVE_THRESHOLD_MS = 60 * 60 * 1_000;
@@ -114,9 +123,11 @@ export function whenFeedLost(done: Promise<void>, closing: AbortSignal, what: st
 }
 
 /**
- * Applies each message of a feed in order: acknowledged once applied, redelivered a second later when
- * applying failed. `ready` resolves once the backlog that waited when the feed opened is applied;
- * `done` when the feed is closed.
+ * Applies each message of a feed in order: acknowledged once applied, redelivered after a pause that
+ * grows with its deliveries when applying failed. A message that keeps failing is logged in full once,
+ * then in a line every 30 s: until 2026-11-27 its stack was logged at every redelivery, each second
+ * (a resource-limits probe saw 94 in a minute). `ready` resolves once the backlog that waited when
+ * the feed opened is applied; `done` when the feed is closed.
  */
 export function applyFeed(
   feed: { messages: ConsumerMessages; backlog: number },
@@ -131,15 +142,25 @@ export function applyFeed(
   const slow = setInterval(() => feedLogger.warn(`${what}: still catching up, ${applied} applied, ${pending} pending (${feed.backlog} when the feed opened)`), SLOW_CATCH_UP_MS);
   void ready.then(() => clearInterval(slow));
   if (feed.backlog === 0) caughtUp();
+  /** The messages that failed and are not applied yet, by stream sequence. */
+  const failing = new Map<number, ThrottledLog>();
   const done = (async () => {
     for await (const message of feed.messages) {
+      const { streamSequence, redeliveryCount: deliveries } = message.info;
       try {
         await apply(message.json());
         message.ack();
         applied++;
+        failing.delete(streamSequence);
       } catch (error) {
-        feedLogger.error(error instanceof Error ? error : String(error), `${what} not applied`);
-        message.nak(1_000);
+        const log = failing.get(streamSequence) ?? new ThrottledLog();
+        failing.set(streamSequence, log);
+        log.occurred((_since, total) =>
+          total === 1
+            ? feedLogger.error(error instanceof Error ? error : String(error), `${what} not applied`)
+            : feedLogger.warn(`${what}: message ${streamSequence} still not applied after ${deliveries} deliveries: ${errorMessage(error)}`),
+        );
+        message.nak(backoffMs(deliveries - 1, FIRST_REDELIVERY_MS, MAX_REDELIVERY_MS));
       }
       pending = message.info.pending;
       if (pending === 0) caughtUp();

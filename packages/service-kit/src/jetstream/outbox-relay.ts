@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import { Logger } from '@nestjs/common';
-import { ErrorCode, JSONCodec, nanos, type JetStreamClient, type NatsConnection, type NatsError } from 'nats';
-import { prefixed } from '../nats/subjects';
+import { ErrorCode, JSONCodec, nanos, NatsError, type JetStreamClient, type NatsConnection } from 'nats';
+import { errorMessage } from '../logging/error-message';
+import { ThrottledLog } from '../logging/throttled-log';
+import { prefixed, streamName } from '../nats/subjects';
+import { backoffMs } from '../retry/backoff';
 import { ensureStreamCreated, streamState, type StreamLimits } from './streams';
 
 /**
@@ -45,6 +48,14 @@ const ACK_TIMEOUT_MS = 1_000;
  */
 const STREAM_CHECK_MS = 5_000;
 
+/**
+ * The pause after a failed drain, doubling up to the maximum while drains keep failing. Until
+ * 2026-11-27 a failing relay tried again at every commit offered to it: with JetStream full,
+ * order-matching's 60 batches a second each re-read up to 500 rows (found by a resource-limits probe).
+ */
+const FIRST_RETRY_MS = 250;
+const MAX_RETRY_MS = 5_000;
+
 const encoded = (record: OutboxRecord): Uint8Array => ('json' in record ? utf8.encode(record.json) : codec.encode(record.payload));
 
 /**
@@ -56,6 +67,17 @@ const encoded = (record: OutboxRecord): Uint8Array => ('json' in record ? utf8.e
  */
 export function outboxMessageId(subject: string, id: bigint, bytes: Uint8Array): string {
   return `${subject}:${id}:${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}`;
+}
+
+/**
+ * What a failed drain says. JetStream without room for a message (the stream at its limits with
+ * discard new, or the server's storage full) answers 503, which nats.js reports as an error whose
+ * message is just "503": the server's description is in its `api_error`.
+ */
+function failureCause(error: unknown, stream: string): string {
+  const api = error instanceof NatsError ? error.api_error : undefined;
+  if (api && /exceeded|insufficient/i.test(api.description)) return `JetStream has no room for stream ${stream} (${api.description}): events wait in the outbox`;
+  return api ? `JetStream refused the publish: ${api.description} (${api.err_code})` : errorMessage(error);
 }
 
 /** The outbox row id in a message id of `outboxMessageId` (or of the `subject:id` form before it). */
@@ -70,7 +92,9 @@ export function outboxIdOf(messageId: string | undefined): bigint | undefined {
  * it with the same message id, which the stream's duplicate window drops, so consumers see each change
  * once. A reconnection of NATS starts a drain at once. The relay creates its stream at start and again
  * when a publish finds none (deleted, or lost with the server's storage): until the twenty-fourth
- * session it retried into the void every second until a restart (found by an operations probe).
+ * session it retried into the void every second until a restart (found by an operations probe). After
+ * a failed drain the relay pauses (250 ms, doubling to 5 s while failures go on; a reconnection of NATS
+ * ends it), and says the failure once, then a line every 30 s, then once more when it publishes again.
  */
 export class OutboxRelay {
   private readonly logger = new Logger(OutboxRelay.name);
@@ -90,6 +114,11 @@ export class OutboxRelay {
   private lastId = -1n;
   private readonly js: JetStreamClient;
   private stopped = false;
+  /** Failed drains in a row, which set the pause before the next. */
+  private retries = 0;
+  /** Ends the pause after a failed drain early: NATS reconnected, or the relay stops. */
+  private resume?: () => void;
+  private readonly failures = new ThrottledLog();
 
   constructor(
     private readonly nc: NatsConnection,
@@ -135,7 +164,11 @@ export class OutboxRelay {
   private async kickOnReconnect(): Promise<void> {
     for await (const status of this.nc.status()) {
       if (this.stopped) return;
-      if (status.type === 'reconnect') void this.kick();
+      if (status.type === 'reconnect') {
+        // What failed may have been the connection: no need to wait out the pause.
+        this.resume?.();
+        void this.kick();
+      }
     }
   }
 
@@ -159,13 +192,12 @@ export class OutboxRelay {
       this.again = true;
       return this.running;
     }
+    // A failed drain's pause is part of it: what is offered or kicked meanwhile waits for its end.
     this.running = this.drain()
-      .catch((error) => {
-        this.mustPoll = true;
-        // A publish to a subject no stream takes has no responders.
-        if ((error as NatsError).code === ErrorCode.NoResponders) this.streamMissing = true;
-        this.logger.warn(`outbox publish failed, will retry: ${String(error)}`);
-      })
+      .then(
+        () => this.succeeded(),
+        (error: unknown) => this.failed(error),
+      )
       .finally(() => {
         this.running = undefined;
         if (this.again) {
@@ -180,7 +212,34 @@ export class OutboxRelay {
     this.stopped = true;
     clearInterval(this.timer);
     clearInterval(this.checker);
+    this.resume?.();
     await this.running;
+  }
+
+  private succeeded(): void {
+    this.retries = 0;
+    const failures = this.failures.ended();
+    if (failures) this.logger.log(`outbox publishing again after ${failures} failures`);
+  }
+
+  /** Says the failure (the first, then a line now and then) and waits before the next drain. */
+  private async failed(error: unknown): Promise<void> {
+    this.mustPoll = true;
+    // A publish to a subject no stream takes has no responders: "503" too, without a JetStream answer.
+    if (error instanceof NatsError && error.code === ErrorCode.NoResponders && !error.api_error) this.streamMissing = true;
+    const cause = failureCause(error, streamName(this.prefix, this.stream.name));
+    this.failures.occurred((since, total) =>
+      this.logger.warn(total === 1 ? `outbox publish failed, will retry: ${cause}` : `outbox publish still failing, ${since} more failures (${total} in all): ${cause}`),
+    );
+    if (this.stopped) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, backoffMs(this.retries++, FIRST_RETRY_MS, MAX_RETRY_MS));
+      this.resume = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.resume = undefined;
   }
 
   private async drain(): Promise<void> {
