@@ -6,6 +6,7 @@ import { decodeL2Signature, l2SignatureBytes } from '@exchange/chain';
 import { isDatabaseUnavailable } from '@exchange/service-kit';
 import { ApiError } from '../http/api-error';
 import { pathOf } from '../http/path-of';
+import { itemsOf } from '../rate-limits/rate-limit-rules';
 import { RateLimiter, type ResponseHeaders } from '../rate-limits/rate-limiter';
 import type { ApiCaller, AuthenticatedRequest } from './api-caller';
 import type { ActiveApiKey } from './api-key-cache';
@@ -23,6 +24,8 @@ export interface SignedRequest {
   headers: RequestHeaders;
   /** The body exactly as received (kept by the JSON parser of the gateway), if any. */
   rawBody?: string;
+  /** The body parsed: the orders or ids a batch carries count against its per-item limits (`itemsOf`). */
+  body?: unknown;
 }
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -148,7 +151,7 @@ export class L2Authenticator {
 
     const claimed = WRITES.has(request.method) && !mayRepeat(`${request.method} ${route}`, request.rawBody);
     const write = claimed ? { signature: expected.toString('base64url'), signedByMs: signedByMs(timestamp)! } : undefined;
-    const admitted = await this.admit(key.apiKey, request.method, route, write);
+    const admitted = await this.admit(key.apiKey, request.method, route, write, itemsOf(request.method, route, request.body));
     if (admitted.claim === 'seen') throw ApiError.of('unauthorized', REPLAYED);
     if (admitted.claim === 'before-memory') throw ApiError.of('unauthorized', BEFORE_MEMORY);
     return { caller: { apiKey: key.apiKey, address: key.address }, headers: admitted.headers };
@@ -164,12 +167,13 @@ export class L2Authenticator {
     }
   }
 
-  private async admit(apiKey: string, method: string, route: string, write?: { signature: string; signedByMs: number }) {
+  private async admit(apiKey: string, method: string, route: string, write: { signature: string; signedByMs: number } | undefined, items: number) {
     try {
-      return await this.limiter.admitSigned(apiKey, method, route, write);
+      return await this.limiter.admitSigned(apiKey, method, route, write, items);
     } catch (error) {
       if (error instanceof ApiError) throw error;
-      // Without Redis a replay cannot be told apart: refuse writes rather than accept them unchecked.
+      // Without Redis a replay cannot be told apart: refuse writes rather than accept them unchecked
+      // (the limiter says so, every 30 s at most). Cancels too: a replayed cancel is a real cancel.
       throw ApiError.of('service_unavailable', 'authentication is unavailable, retry shortly', 1);
     }
   }

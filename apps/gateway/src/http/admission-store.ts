@@ -6,6 +6,8 @@ export interface BucketCheck {
   field: string;
   limit: number;
   windowMs: number;
+  /** Takes a token per item of the request (`Admission.items`) rather than one per request. */
+  perItem: boolean;
 }
 
 /** What one request asks of Redis: a signature to claim (signed writes), token buckets to take from. */
@@ -19,6 +21,8 @@ export interface Admission {
   bucketsKey: string;
   /** The route's buckets: the same array for every request of a route, sent once per script run. */
   buckets: readonly BucketCheck[];
+  /** What the request carries for its `perItem` buckets (orders, order ids): 1 unless given. */
+  items?: number;
 }
 
 /** The state of a request's most depleted bucket. */
@@ -51,7 +55,9 @@ const OUTCOMES: ClaimOutcome[] = ['seen', 'new', 'before-memory'];
  * Per request, in order: the claim (`SET NX EX`), then, unless it was a replay, the buckets. A bucket is
  * GCRA, a token bucket kept as one "theoretical arrival time" (TAT, ms, on Redis's clock so that gateway
  * replicas agree) per field of the caller's hash: a bucket of `limit` per `window` admits a request when
- * its TAT one interval (window / limit) later is at most a window ahead of now. A request is admitted
+ * its TAT one interval (window / limit) later is at most a window ahead of now; a per-item bucket takes
+ * as many intervals as the request has items (at most `limit`, so that a batch larger than a tiny scaled
+ * limit is not refused for ever). A request is admitted
  * only if every one of its buckets admits it, and then charged to all of them; a refused request is
  * charged to none. The hash lives as long as its least full bucket and at most a minute longer (its
  * expiry moves a minute at a time, so that most requests need no expiry command). Two requests of one
@@ -70,8 +76,8 @@ const OUTCOMES: ClaimOutcome[] = ['seen', 'new', 'before-memory'];
  * noticed, and a write sent again after one was carried out again.
  *
  * ARGV: claim TTL s, the run's distinct bucket sets (count, then per set its size and (field, limit,
- * window ms) per bucket), request count, then per request: claim flag, its set's number (0: none) and
- * the latest signing time of its claim (ms; 0 without a claim). Sending each route's set once per run
+ * window ms, per-item flag) per bucket), request count, then per request: claim flag, its set's number
+ * (0: none), the latest signing time of its claim (ms; 0 without a claim) and its items. Sending each route's set once per run
  * rather than with every request keeps the command small (the arguments of every request cost the
  * gateway CPU to encode). KEYS: the key of the moment the memory is whole from, then per request its
  * claim key if flagged, then its hash if it has buckets. Answers per request: claim outcome (0 seen,
@@ -91,24 +97,25 @@ local sets = {}
 local a = 3
 for s = 1, tonumber(ARGV[2]) do
   local n = tonumber(ARGV[a])
-  local set = { fields = {}, limits = {}, windows = {}, intervals = {}, read = {} }
+  local set = { fields = {}, limits = {}, windows = {}, intervals = {}, per_item = {}, read = {} }
   for b = 1, n do
-    local at = a + 1 + (b - 1) * 3
+    local at = a + 1 + (b - 1) * 4
     set.fields[b], set.limits[b], set.windows[b] = ARGV[at], tonumber(ARGV[at + 1]), tonumber(ARGV[at + 2])
+    set.per_item[b] = ARGV[at + 3] == '1'
     set.intervals[b] = set.windows[b] / set.limits[b]
     set.read[b] = set.fields[b]
   end
   set.read[n + 1] = '_exp'
   sets[s] = set
-  a = a + 1 + n * 3
+  a = a + 1 + n * 4
 end
 local count = tonumber(ARGV[a])
 a = a + 1
 local k = 2
 local answers = {}
 for c = 1, count do
-  local claimed, s, signed_by = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
-  a = a + 3
+  local claimed, s, signed_by, items = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]), tonumber(ARGV[a + 3])
+  a = a + 4
   local first = 1
   if claimed == 1 then
     if signed_by < since then
@@ -124,7 +131,7 @@ for c = 1, count do
     k = k + 1
     if first == 1 then
       local set = sets[s]
-      local fields, limits, windows, intervals, tats = set.fields, set.limits, set.windows, set.intervals, {}
+      local fields, limits, windows, tats, steps = set.fields, set.limits, set.windows, {}, {}
       local n = #fields
       local stored = redis.call('HMGET', key, unpack(set.read))
       local admitted, wait = 1, 0
@@ -132,8 +139,9 @@ for c = 1, count do
         local tat = tonumber(stored[b] or '0')
         if tat < now then tat = now end
         tats[b] = tat
+        steps[b] = set.intervals[b] * (set.per_item[b] and math.min(items, limits[b]) or 1)
         -- Tolerances of a hundredth (of a ms, of a token): times near 1.8e12 ms carry float errors of ~1e-4.
-        local early = tat + intervals[b] - windows[b] - now
+        local early = tat + steps[b] - windows[b] - now
         if early > 0.01 then
           admitted = 0
           if early > wait then wait = early end
@@ -144,12 +152,12 @@ for c = 1, count do
       for b = 1, n do
         local tat = tats[b]
         if admitted == 1 then
-          tat = tat + intervals[b]
+          tat = tat + steps[b]
           writes[#writes + 1] = fields[b]
           writes[#writes + 1] = string.format('%.17g', tat)
           if tat - now > longest then longest = tat - now end
         end
-        local remaining = math.max(0, math.floor((now + windows[b] - tat) / intervals[b] + 0.01))
+        local remaining = math.max(0, math.floor((now + windows[b] - tat) / set.intervals[b] + 0.01))
         if best_remaining == nil or remaining < best_remaining or (remaining == best_remaining and tat > best_reset) then
           best_remaining, best_limit, best_reset = remaining, limits[b], tat
         end
@@ -210,19 +218,19 @@ export class AdmissionStore {
       const keys: string[] = [sinceKey];
       const sets = new Map<readonly BucketCheck[], number>();
       const perRequest: number[] = [];
-      for (const { claim, bucketsKey, buckets } of admissions) {
+      for (const { claim, bucketsKey, buckets, items } of admissions) {
         if (claim !== undefined) keys.push(claim.key);
         let set = 0;
         if (buckets.length > 0) {
           keys.push(bucketsKey);
           set = sets.get(buckets) ?? sets.set(buckets, sets.size + 1).size;
         }
-        perRequest.push(claim === undefined ? 0 : 1, set, claim?.signedByMs ?? 0);
+        perRequest.push(claim === undefined ? 0 : 1, set, claim?.signedByMs ?? 0, items ?? 1);
       }
       const args: (string | number)[] = [claimTtlSeconds, sets.size];
       for (const buckets of sets.keys()) {
         args.push(buckets.length);
-        for (const bucket of buckets) args.push(bucket.field, bucket.limit, bucket.windowMs);
+        for (const bucket of buckets) args.push(bucket.field, bucket.limit, bucket.windowMs, bucket.perItem ? 1 : 0);
       }
       args.push(admissions.length, ...perRequest);
       const answers = await admitting.admitRequests(keys.length, ...keys, ...args);

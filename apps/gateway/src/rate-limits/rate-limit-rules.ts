@@ -1,8 +1,12 @@
+import { MAX_BATCH_ORDERS, MAX_CANCEL_IDS } from '@exchange/contracts';
+
 /** One token bucket: `limit` requests at once, refilled at `limit` per `windowSeconds`. */
 export interface Bucket {
   name: string;
   limit: number;
   windowSeconds: number;
+  /** Counts the orders or order ids a request carries (`itemsOf`), not the request. */
+  perItem?: boolean;
 }
 
 /** What limits a request: its buckets (all must admit it), and whether they count per API key. */
@@ -12,14 +16,15 @@ export interface RouteLimits {
   keyed: boolean;
 }
 
-const bucket = (name: string, limit: number, windowSeconds = 10): Bucket => ({ name, limit, windowSeconds });
+const bucket = (name: string, limit: number, windowSeconds = 10, perItem = false): Bucket => ({ name, limit, windowSeconds, perItem });
 
 // SPEC.md, "Limits".
 const CATALOG = bucket('catalog', 4_000);
 const CLOB = bucket('clob', 5_000);
 const LISTINGS = bucket('listings', 900);
-const ORDERS = [bucket('order-burst', 2_400), bucket('order-sustained', 24_000, 600)];
-const CANCELS = [bucket('cancel-burst', 2_400), bucket('cancel-sustained', 24_000, 600)];
+// Per order and per order id, as upstream's per-signer buckets count (UPSTREAM.md, "Rate limiting").
+const ORDERS = [bucket('order-burst', 2_400, 10, true), bucket('order-sustained', 24_000, 600, true)];
+const CANCELS = [bucket('cancel-burst', 2_400, 10, true), bucket('cancel-sustained', 24_000, 600, true)];
 
 /** `GET /markets/{id}` where it answers the CLOB form (README): not a route pattern, a CLOB route. */
 export const CLOB_MARKET_ROUTE = '/markets/{condition_id}';
@@ -43,8 +48,10 @@ const ENDPOINTS = new Map<string, Bucket[]>([
   ['GET /data/trades', [bucket('data-trades', 150)]],
   ['POST /order', ORDERS],
   ['DELETE /order', CANCELS],
-  // Not in the table: the batch forms share the buckets of the single ones (a request each), or they
-  // would be a way around them.
+  // Not in the table: the batch forms share the buckets of the single ones, a token per order or id
+  // they carry, or they would be a way around them (until the twenty-fifth session a token per request:
+  // one key could send 3,600 orders a second, more than these machines' whole exchange serves). A
+  // cancel-all or a cancel by market takes one: what it ends was counted when it was placed.
   ['POST /orders', ORDERS],
   ['DELETE /orders', CANCELS],
   ['DELETE /cancel-all', CANCELS],
@@ -108,4 +115,10 @@ export function isKeyedRoute(method: string, route: string): boolean {
 /** A bucket with every limit multiplied by the operator's `RATE_LIMIT_SCALE` (at least 1 request). */
 export function scaled(bucket: Bucket, scale: number): Bucket {
   return { ...bucket, limit: Math.max(1, Math.round(bucket.limit * scale)) };
+}
+
+/** What a request carries for its per-item buckets: 1 to 15 orders, 1 to 1,000 ids (1 for any other body or route). */
+export function itemsOf(method: string, route: string, body: unknown): number {
+  const most = method === 'POST' && route === '/orders' ? MAX_BATCH_ORDERS : method === 'DELETE' && route === '/orders' ? MAX_CANCEL_IDS : 0;
+  return most > 0 && Array.isArray(body) ? Math.min(Math.max(body.length, 1), most) : 1;
 }

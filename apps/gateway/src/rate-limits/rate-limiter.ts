@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from '@nestjs/common';
-import { DistinctFailures, errorMessage } from '@exchange/service-kit';
+import { DistinctFailures, errorMessage, ThrottledLog } from '@exchange/service-kit';
 import type { ApiKeyCache } from '../auth/api-key-cache';
 import { authHeader } from '../auth/auth-headers';
 import type { AuthResources } from '../auth/auth-resources';
@@ -48,7 +48,9 @@ export interface RateLimiterSettings {
  * asking Redis: Redis would refuse them too (a refused request takes no token, so that time can only
  * move later), and a client hammering past its limit costs a map lookup rather than a script run. Such a
  * request makes no replay claim. Without Redis the limits are not applied (and said so once per
- * distinct failure): reads stay up, and signed writes are refused anyway, since their replay claim fails.
+ * distinct failure): reads stay up, and signed writes are refused anyway, since their replay claim fails
+ * (said every 30 s at most, with how many: until 2026-11-27 a Redis out of memory refused every order
+ * and cancel without a log line, found by a resource-limits probe).
  */
 export class RateLimiter {
   /** Without Redis, said once per distinct failure. */
@@ -57,11 +59,13 @@ export class RateLimiter {
   private readonly authFailures: FailedAuthGate;
   /** By bucket hash and route (`memoKey`). */
   private readonly refusals = new Map<string, Refusal>();
+  /** Signed writes refused because their replay claim failed. */
+  private readonly refusedWrites = new ThrottledLog();
 
   constructor(
     private readonly store: AdmissionStore,
     private readonly settings: RateLimiterSettings,
-    logger: Pick<Logger, 'warn'>,
+    private readonly logger: Pick<Logger, 'warn'>,
     private readonly keys: Pick<ApiKeyCache, 'answersAlone'>,
   ) {
     this.failures = new DistinctFailures((message) => logger.warn(`rate limits not applied: ${message}`));
@@ -131,26 +135,33 @@ export class RateLimiter {
   /**
    * An authenticated L2 request: the signature of a write claimed (remembered for twice the L2 window;
    * `seen`: a replay, nothing taken; `before-memory`: signed before Redis's memory of claims began,
-   * nothing taken) and its key's limits taken. A failure of Redis is thrown when there is a signature to claim.
+   * nothing taken) and its key's limits taken (`items` tokens from the per-item buckets). A failure of Redis is thrown when there is a signature to claim.
    */
   async admitSigned(
     apiKey: string,
     method: string,
     route: string,
     write?: { signature: string; signedByMs: number },
+    items = 1,
   ): Promise<{ claim: ClaimOutcome; headers: ResponseHeaders }> {
     const buckets = this.bucketsOf(method, route, true);
     if (buckets.length === 0 && write === undefined) return { claim: 'new', headers: {} };
     const claim = write && { key: `${this.settings.keyPrefix}:l2-seen:${apiKey}:${write.signature}`, signedByMs: write.signedByMs };
     const bucketsKey = this.hashKey(`key:${apiKey}`);
-    const memoKey = `${bucketsKey} ${method} ${route}`;
+    // A refused batch is remembered for its size: a smaller one may pass sooner.
+    const memoKey = `${bucketsKey} ${method} ${route}${items > 1 ? ` x${items}` : ''}`;
     this.refuseRemembered(memoKey);
     let answer;
     try {
-      answer = await this.store.admit({ claim, bucketsKey, buckets });
+      answer = await this.store.admit({ claim, bucketsKey, buckets, items });
       this.failures.cleared();
     } catch (error) {
-      if (claim !== undefined) throw error;
+      if (claim !== undefined) {
+        this.refusedWrites.occurred((since) =>
+          this.logger.warn(`signed writes refused (503): Redis failed their replay check, ${since} refused since the last such line: ${errorMessage(error)}`),
+        );
+        throw error;
+      }
       this.failures.failed(errorMessage(error));
       return { claim: 'new', headers: {} };
     }
@@ -196,7 +207,7 @@ export class RateLimiter {
           ? []
           : limits.buckets.map((bucket) => {
               const { limit, windowSeconds } = scaled(bucket, this.settings.scale);
-              return { field: bucket.name, limit, windowMs: windowSeconds * 1_000 };
+              return { field: bucket.name, limit, windowMs: windowSeconds * 1_000, perItem: bucket.perItem ?? false };
             });
       // Paths that are not routes (unknown ones, ids in paths of L2 routes) are not kept.
       if (this.routeBuckets.size < MAX_CACHED_ROUTES && !/\d/.test(route)) this.routeBuckets.set(cacheKey, buckets);

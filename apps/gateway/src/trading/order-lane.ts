@@ -37,7 +37,7 @@ export function orderLane(
         l2.refusedUnauthenticated(party);
         throw error;
       }
-      const { caller, headers } = await l2.authenticate({ raw: request, method: 'POST', url, headers: request.headers, rawBody }, path);
+      const { caller, headers } = await l2.authenticate({ raw: request, method: 'POST', url, headers: request.headers, rawBody, body }, path);
       const answer = path === '/order' ? await orders.placeOne(caller, body) : { status: 200, body: await orders.placeMany(caller, body) };
       return { ...answer, headers };
     });

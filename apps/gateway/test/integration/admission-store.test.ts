@@ -31,7 +31,7 @@ describe('AdmissionStore', () => {
 
   const claim = (name: string, signedByMs = Date.now()) => store.admit({ claim: { key: `${prefix}:seen:${name}`, signedByMs }, bucketsKey: `${prefix}:none`, buckets: [] });
   const take = (who: string, ...buckets: BucketCheck[]) => store.admit({ bucketsKey: `${prefix}:rl:${who}`, buckets });
-  const bucket = (field: string, limit: number, windowMs: number): BucketCheck => ({ field, limit, windowMs });
+  const bucket = (field: string, limit: number, windowMs: number, perItem = false): BucketCheck => ({ field, limit, windowMs, perItem });
   /** When a key expires (unix ms, Redis's clock), -1 without an expiry. */
   const expiresAt = async (key: string) => Number(await redis.call('PEXPIRETIME', key));
 
@@ -72,8 +72,8 @@ describe('AdmissionStore', () => {
       const verdicts = (await Promise.all(Array.from({ length: 7 }, () => store.admit({ bucketsKey: `${prefix}:rl:burster`, buckets: set })))).map((a) => a.verdict!);
       expect(runs).toHaveBeenCalledTimes(1);
       // One bucket set for the seven requests: key count, the memory key and 7 keys, TTL, 1 set (size 1:
-      // field, limit, window), 7 requests of (flag, set, signing time).
-      expect(runs.mock.calls[0]).toHaveLength(1 + 1 + 7 + 2 + 4 + 1 + 21);
+      // field, limit, window, per-item flag), 7 requests of (flag, set, signing time, items).
+      expect(runs.mock.calls[0]).toHaveLength(1 + 1 + 7 + 2 + 5 + 1 + 28);
       expect(verdicts.map((v) => v.admitted)).toEqual([true, true, true, true, true, false, false]);
       expect(verdicts.map((v) => v.remaining)).toEqual([4, 3, 2, 1, 0, 0, 0]);
       expect(verdicts.every((v) => v.limit === 5)).toBe(true);
@@ -104,6 +104,30 @@ describe('AdmissionStore', () => {
       expect(refused.retryAfterMs).toBeGreaterThan(4_000);
       // The refused request took nothing from the wide bucket: 98 left after two requests.
       expect((await take('pair', wide)).verdict).toMatchObject({ admitted: true, limit: 100, remaining: 97 });
+    });
+
+    it('take a token per item from per-item buckets and one per request from the others, and refuse a batch whole', async () => {
+      const orders = bucket('orders', 20, 10_000, true);
+      const surface = bucket('surface', 100, 10_000);
+      const batch = (items: number) => store.admit({ bucketsKey: `${prefix}:rl:batcher`, buckets: [surface, orders], items });
+      expect((await batch(15)).verdict).toMatchObject({ admitted: true, limit: 20, remaining: 5 });
+      const refused = (await batch(15)).verdict!;
+      expect(refused).toMatchObject({ admitted: false, limit: 20, remaining: 5 });
+      // Ten more tokens are needed, one every 500 ms.
+      expect(refused.retryAfterMs).toBeGreaterThan(4_000);
+      expect(refused.retryAfterMs).toBeLessThanOrEqual(5_000);
+      expect((await batch(5)).verdict).toMatchObject({ admitted: true, remaining: 0 });
+      // Without items a request is one.
+      expect((await store.admit({ bucketsKey: `${prefix}:rl:batcher`, buckets: [surface, orders] })).verdict).toMatchObject({ admitted: false });
+      // Two requests admitted: two tokens of the surface's bucket.
+      expect((await take('batcher', surface)).verdict).toMatchObject({ admitted: true, limit: 100, remaining: 97 });
+    });
+
+    it('count a batch larger than a per-item bucket as the whole bucket, so that it passes once the bucket is full', async () => {
+      const tiny = bucket('tiny', 2, 10_000, true);
+      const batch = () => store.admit({ bucketsKey: `${prefix}:rl:tiny`, buckets: [tiny], items: 15 });
+      expect((await batch()).verdict).toMatchObject({ admitted: true, limit: 2, remaining: 0 });
+      expect((await batch()).verdict).toMatchObject({ admitted: false });
     });
 
     it('keep a caller hash while a bucket is not full, moving its expiry a minute at a time; a stale bucket counts as full', async () => {

@@ -196,6 +196,25 @@ describe('rate limits', () => {
     expect(limitHeaders(other).slice(0, 2)).toEqual(['2', '1']);
   });
 
+  it('takes a token per order of POST /orders and per id of DELETE /orders from the order and cancel buckets', async () => {
+    const key = await freshKey();
+    const signed = (method: string, path: string, payload: unknown) => {
+      const body = JSON.stringify(payload);
+      const headers = l2Headers(key.creds, key.wallet.address, { method, path, body, timestamp: String(Date.now()) });
+      return from('198.51.100.7', path, { method, headers: { ...headers, 'content-type': 'application/json' }, body });
+    };
+    // A burst of 2 per 10 s: two orders in one request take both (a token each until the twenty-fifth session).
+    const batch = await signed('POST', '/orders', [{ n: 1 }, { n: 2 }]);
+    expect(batch.status).not.toBe(429);
+    expect(limitHeaders(batch).slice(0, 2)).toEqual(['2', '0']);
+    await refusal(await signed('POST', '/order', { n: 3 }));
+    const ids = [`0x${'1'.repeat(64)}`, `0x${'2'.repeat(64)}`];
+    const cancels = await signed('DELETE', '/orders', ids);
+    expect(cancels.status).toBe(PAST_AUTHENTICATION);
+    expect(limitHeaders(cancels).slice(0, 2)).toEqual(['2', '0']);
+    await refusal(await signed('DELETE', '/order', { orderID: ids[0] }));
+  });
+
   /**
    * A new key, made from an address of its own (L1 requests count against theirs) and used once from it,
    * so that the gateway has it cached for the next 10 s: its lookups need no database read.
@@ -380,7 +399,8 @@ describe('refusals remembered', () => {
 });
 
 describe('rate limits without Redis', () => {
-  it('are not applied to public or signed reads, said once, while signed writes fail', async () => {
+  /** A limiter whose Redis is unreachable, and the warnings it says. */
+  const withoutRedis = () => {
     // Nothing listens on port 1; without an offline queue every command fails at once.
     const down = new Redis('redis://127.0.0.1:1', { lazyConnect: true, enableOfflineQueue: false });
     const warnings: string[] = [];
@@ -390,6 +410,11 @@ describe('rate limits without Redis', () => {
       { warn: (message: string) => warnings.push(message) },
       new ApiKeyCache(),
     );
+    return { down, warnings, limiter };
+  };
+
+  it('are not applied to public or signed reads, said once, while signed writes fail', async () => {
+    const { down, warnings, limiter } = withoutRedis();
     const raw = { socket: { remoteAddress: '203.0.113.9' }, headers: {} } as unknown as IncomingMessage;
     expect(await limiter.admitPublic(raw, 'GET', '/book')).toEqual({});
     expect(await limiter.admitPublic(raw, 'GET', '/tags')).toEqual({});
@@ -397,6 +422,16 @@ describe('rate limits without Redis', () => {
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/^rate limits not applied: /);
     await expect(limiter.admitSigned('key-1', 'POST', '/order', { signature: 'signature', signedByMs: Date.now() })).rejects.toThrow();
+    down.disconnect();
+  });
+
+  it('say the signed writes (orders, cancels) they refuse, naming Redis and its error, once and then every 30 s at most', async () => {
+    const { down, warnings, limiter } = withoutRedis();
+    for (let i = 0; i < 50; i++) {
+      await expect(limiter.admitSigned('key-1', i % 2 ? 'DELETE' : 'POST', '/order', { signature: `signature-${i}`, signedByMs: Date.now() })).rejects.toThrow();
+    }
+    // Until 2026-11-27 none: every order and cancel was answered 503 without a line.
+    expect(warnings).toEqual([expect.stringMatching(/^signed writes refused \(503\): Redis failed their replay check, 1 refused since the last such line: \S+/)]);
     down.disconnect();
   });
 });

@@ -7,7 +7,7 @@ import { EventsController } from '../../src/catalog/events.controller';
 import { MarketsController } from '../../src/catalog/markets.controller';
 import { TagsController } from '../../src/catalog/tags.controller';
 import { controllersOf } from '../../src/gateway.module';
-import { CLOB_MARKET_ROUTE, routeLimits, scaled, type Bucket } from '../../src/rate-limits/rate-limit-rules';
+import { CLOB_MARKET_ROUTE, itemsOf, routeLimits, scaled, type Bucket } from '../../src/rate-limits/rate-limit-rules';
 
 /** Every route of the gateway as Fastify registers it, with the guards Nest runs for it. */
 function routes() {
@@ -46,9 +46,9 @@ describe('rate limit rules', () => {
 
   it('give trading writes a burst and a sustained bucket, and listings their shared one', () => {
     expect(routeLimits('POST', '/order')!.buckets).toEqual([
-      { name: 'clob', limit: 5_000, windowSeconds: 10 },
-      { name: 'order-burst', limit: 2_400, windowSeconds: 10 },
-      { name: 'order-sustained', limit: 24_000, windowSeconds: 600 },
+      { name: 'clob', limit: 5_000, windowSeconds: 10, perItem: false },
+      { name: 'order-burst', limit: 2_400, windowSeconds: 10, perItem: true },
+      { name: 'order-sustained', limit: 24_000, windowSeconds: 600, perItem: true },
     ]);
     expect(routeLimits('DELETE', '/order')!.buckets.map((b) => b.name)).toEqual(['clob', 'cancel-burst', 'cancel-sustained']);
     expect(routeLimits('POST', '/orders')!.buckets).toEqual(routeLimits('POST', '/order')!.buckets);
@@ -58,7 +58,23 @@ describe('rate limit rules', () => {
     expect(routeLimits('GET', '/events')!.buckets.map((b) => b.name)).toEqual(['catalog', 'events', 'listings']);
     expect(routeLimits('GET', '/markets')!.buckets.map((b) => b.name)).toEqual(['clob', 'markets', 'listings']);
     expect(routeLimits('HEAD', '/book')).toEqual(routeLimits('GET', '/book'));
-    expect(routeLimits('GET', '/no/such/path')).toEqual({ buckets: [{ name: 'clob', limit: 5_000, windowSeconds: 10 }], keyed: false });
+    expect(routeLimits('GET', '/no/such/path')).toEqual({ buckets: [{ name: 'clob', limit: 5_000, windowSeconds: 10, perItem: false }], keyed: false });
+    // Only the trading writes' buckets count what a request carries.
+    const perItem = new Set(['order-burst', 'order-sustained', 'cancel-burst', 'cancel-sustained']);
+    for (const [method, route] of [['GET', '/events'], ['GET', '/book'], ['POST', '/books'], ['POST', '/orders'], ['DELETE', '/cancel-all']] as const) {
+      for (const bucket of routeLimits(method, route)!.buckets) expect(bucket.perItem).toBe(perItem.has(bucket.name));
+    }
+  });
+
+  it('count the orders of POST /orders and the ids of DELETE /orders, within their bounds, and 1 for anything else', () => {
+    expect(itemsOf('POST', '/orders', Array(15).fill({}))).toBe(15);
+    expect(itemsOf('POST', '/orders', Array(40).fill({}))).toBe(15);
+    expect(itemsOf('POST', '/orders', [])).toBe(1);
+    expect(itemsOf('POST', '/orders', { order: {} })).toBe(1);
+    expect(itemsOf('DELETE', '/orders', Array(1_000).fill('0x'))).toBe(1_000);
+    expect(itemsOf('DELETE', '/orders', Array(5_000).fill('0x'))).toBe(1_000);
+    expect(itemsOf('POST', '/order', Array(15).fill({}))).toBe(1);
+    expect(itemsOf('DELETE', '/cancel-all', Array(15).fill('0x'))).toBe(1);
   });
 
   it('scale every limit, keeping at least one request', () => {
