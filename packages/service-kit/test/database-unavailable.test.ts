@@ -67,6 +67,13 @@ describe('isDatabaseUnavailable, on errors of a real PostgreSQL', () => {
     expect(isDatabaseUnavailable(Object.assign(new Error('could not extend file "base/1/2": No space left on device'), { code: '53100' }))).toBe(true);
     expect(isDatabaseUnavailable(Object.assign(new Error('out of memory'), { code: '53200' }))).toBe(true);
     expect(isDatabaseUnavailable(Object.assign(new Error('connect EMFILE 127.0.0.1:5432'), { code: 'EMFILE' }))).toBe(true);
+    // Through Prisma's driver adapter, which passes other PostgreSQL errors on as kind `postgres` with their code
+    // (the catalog's 500 for POST /admin/events in the probe).
+    const prismaDiskFull = Object.assign(new Error('Raw query failed'), {
+      code: 'P2010',
+      meta: { driverAdapterError: { name: 'DriverAdapterError', cause: { kind: 'postgres', code: '53100', severity: 'ERROR', message: 'could not extend file' } } },
+    });
+    expect(isDatabaseUnavailable(prismaDiskFull)).toBe(true);
     // A limit of the request's own making is not the server's state.
     expect(isDatabaseUnavailable(Object.assign(new Error('temporary file size exceeds temp_file_limit'), { code: '53400' }))).toBe(false);
   });
