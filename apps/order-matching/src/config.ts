@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { baseEnvSchema, parseEnv } from '@exchange/service-kit';
-import { DEFAULT_MAX_MAKERS_PER_ORDER } from './engine/engine-state';
+import { DEFAULT_MAX_MAKERS_PER_ORDER, DEFAULT_MAX_OPEN_ORDERS_PER_ACCOUNT } from './engine/engine-state';
 
 export const matchingEnvSchema = baseEnvSchema.extend({
   DATABASE_URL: z.string().default('postgresql://postgres@127.0.0.1:5432/exchange_matching'),
@@ -25,6 +25,8 @@ export const matchingEnvSchema = baseEnvSchema.extend({
   CANCEL_STEP_ORDERS: z.coerce.number().int().min(1).max(100_000).default(500),
   /** The most resting orders one order may trade with; one that would take more is refused whole (docs/trading.md, "Matching"). */
   MAX_MAKERS_PER_ORDER: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_MAX_MAKERS_PER_ORDER),
+  /** The most orders one account may have resting; past it only FOK/FAK orders and cancels (docs/trading.md, "Matching"). */
+  MAX_OPEN_ORDERS_PER_ACCOUNT: z.coerce.number().int().min(1).max(10_000_000).default(DEFAULT_MAX_OPEN_ORDERS_PER_ACCOUNT),
 });
 export type MatchingEnv = z.output<typeof matchingEnvSchema>;
 

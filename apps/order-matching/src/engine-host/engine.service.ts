@@ -58,7 +58,12 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
     @Inject(FATAL_HANDLER) onFatal: FatalHandler,
   ) {
     const tradeIds = new UuidV7Source();
-    this.newState = () => new EngineState({ feeAccount: env.FEE_ACCOUNT, newId: () => tradeIds.next(), maxMakersPerOrder: env.MAX_MAKERS_PER_ORDER });
+    this.newState = () => new EngineState({
+        feeAccount: env.FEE_ACCOUNT,
+        newId: () => tradeIds.next(),
+        maxMakersPerOrder: env.MAX_MAKERS_PER_ORDER,
+        maxOpenOrdersPerAccount: env.MAX_OPEN_ORDERS_PER_ACCOUNT,
+      });
     this.current = this.newState();
     this.pool = pgPool('queries', { connectionString: env.DATABASE_URL, max: env.DB_POOL_SIZE });
     this.journal = journalConnection(env.DATABASE_URL);

@@ -15,6 +15,8 @@ export interface EngineSettings {
   newId(): string;
   /** The most resting orders one order may trade with (`MAX_MAKERS_PER_ORDER`); DEFAULT_MAX_MAKERS_PER_ORDER when left out. */
   maxMakersPerOrder?: number;
+  /** The most orders one account may have resting (`MAX_OPEN_ORDERS_PER_ACCOUNT`); DEFAULT_MAX_OPEN_ORDERS_PER_ACCOUNT when left out. */
+  maxOpenOrdersPerAccount?: number;
 }
 
 /**
@@ -24,6 +26,14 @@ export interface EngineSettings {
  * a scale probe).
  */
 export const DEFAULT_MAX_MAKERS_PER_ORDER = 1_000;
+
+/**
+ * Decision: an account with this many resting orders can place no order that may rest (GTC, GTD) until
+ * some end; FOK and FAK orders and cancels go on. A runaway bot that places without cancelling otherwise
+ * grows the engine's memory, its start (every resting order is loaded) and its own cancel-all without
+ * bound (docs/trading.md, "Matching").
+ */
+export const DEFAULT_MAX_OPEN_ORDERS_PER_ACCOUNT = 10_000;
 
 /** Stale expiry entries tolerated beyond the live ones before a compaction is worth its pass. */
 const COMPACTION_SLACK = 1024;

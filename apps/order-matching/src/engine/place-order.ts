@@ -12,7 +12,7 @@ import {
 import { Side, type Fill, type TimeInForce } from '../core';
 import { bookSide, flipFor, SHARE_STEP, valueOf } from './book-terms';
 import { recordBookChanges, recordOrderEvent, recordTradeEvent } from './engine-events';
-import { DEFAULT_MAX_MAKERS_PER_ORDER, type EngineState } from './engine-state';
+import { DEFAULT_MAX_MAKERS_PER_ORDER, DEFAULT_MAX_OPEN_ORDERS_PER_ACCOUNT, type EngineState } from './engine-state';
 import { FeeTally, makerFeeBetween } from './fees';
 import { crossingOf, walkBudget } from './market-buy';
 import { acceptableGtdExpiration } from './gtd-expiration';
@@ -74,6 +74,8 @@ export function placeOrder(state: EngineState, caller: Caller, verified: Verifie
   if ('code' in terms) return reject(terms);
 
   const maker = order.maker.toLowerCase();
+  const maxOpen = state.settings.maxOpenOrdersPerAccount ?? DEFAULT_MAX_OPEN_ORDERS_PER_ACCOUNT;
+  if (!marketable && state.byMaker.of(maker).size >= maxOpen) return reject(Rejections.tooManyOpenOrders(maxOpen));
   const buy = terms.side === 'BUY';
   const side = bookSide(terms.side, outcome);
   // A marketable BUY spends its collateral amount, in whole hundredths of a share (docs/trading.md).

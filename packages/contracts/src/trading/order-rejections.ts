@@ -52,6 +52,12 @@ export const Rejections = {
   /** Not upstream's: its limit on the resting orders one order may take (docs/trading.md, "Matching"). */
   tooManyMakers: (max: number) =>
     reject('INVALID_ORDER_ERROR', `the order would trade with more than ${max} resting orders, the most one order may: split it into smaller orders`),
+  /** Not upstream's: its limit on an account's resting orders (docs/trading.md, "Matching"). */
+  tooManyOpenOrders: (max: number) =>
+    reject(
+      'INVALID_ORDER_ERROR',
+      `the account has ${max} open orders, the most it may have: cancel some before placing more (FOK and FAK orders still go)`,
+    ),
   fokNotFilled: () => reject('FOK_ORDER_NOT_FILLED_ERROR', "order couldn't be fully filled. FOK orders are fully filled or killed."),
   fakNotFilled: () =>
     reject(

@@ -11,3 +11,14 @@ describe('CANCEL_STEP_ORDERS', () => {
     expect(() => loadMatchingEnv({ CANCEL_STEP_ORDERS: value })).toThrow(/CANCEL_STEP_ORDERS/);
   });
 });
+
+describe('MAX_OPEN_ORDERS_PER_ACCOUNT', () => {
+  it('is 10,000 unless set', () => {
+    expect(loadMatchingEnv({}).MAX_OPEN_ORDERS_PER_ACCOUNT).toBe(10_000);
+    expect(loadMatchingEnv({ MAX_OPEN_ORDERS_PER_ACCOUNT: '1' }).MAX_OPEN_ORDERS_PER_ACCOUNT).toBe(1);
+  });
+
+  it.each(['0', '10000001', '1e3x'])('refuses %s', (value) => {
+    expect(() => loadMatchingEnv({ MAX_OPEN_ORDERS_PER_ACCOUNT: value })).toThrow(/MAX_OPEN_ORDERS_PER_ACCOUNT/);
+  });
+});
