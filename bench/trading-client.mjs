@@ -25,10 +25,11 @@ export function wallet() {
   return { address, sign };
 }
 
-export async function credentials(call, trader) {
+/** The API credentials of a wallet's `nonce` (each nonce its own key, with rate limits of its own). */
+export async function credentials(call, trader, nonce = 0) {
   const timestamp = String(Math.floor(Date.now() / 1000));
-  const digest = chain.clobAuthDigestBytes({ address: trader.address, timestamp, nonce: 0n, chainId: CHAIN_ID });
-  const headers = { POLY_ADDRESS: trader.address, POLY_SIGNATURE: trader.sign(digest), POLY_TIMESTAMP: timestamp, POLY_NONCE: '0' };
+  const digest = chain.clobAuthDigestBytes({ address: trader.address, timestamp, nonce: BigInt(nonce), chainId: CHAIN_ID });
+  const headers = { POLY_ADDRESS: trader.address, POLY_SIGNATURE: trader.sign(digest), POLY_TIMESTAMP: timestamp, POLY_NONCE: String(nonce) };
   const response = await call('GET', '/auth/derive-api-key', headers);
   if (response.status !== 200) throw new Error(`derive-api-key: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body;
@@ -55,8 +56,8 @@ export function orderBody(trader, creds, tokenId, side, shares, collateral) {
   return JSON.stringify({ order: { ...order, signature: trader.sign(digest) }, owner: creds.apiKey, orderType: 'GTC' });
 }
 
-/** Fresh L2 headers for a POST of `body` to `path`. */
-export function l2Headers(trader, creds, body, path) {
+/** Fresh L2 headers for a request of `body` to `path` (a POST unless `method` says otherwise). */
+export function l2Headers(trader, creds, body, path, method = 'POST') {
   const timestamp = String(Date.now());
   return {
     'content-type': 'application/json',
@@ -64,6 +65,6 @@ export function l2Headers(trader, creds, body, path) {
     SVC_API_KEY: creds.apiKey,
     SVC_PASSPHRASE: creds.passphrase,
     SVC_TIMESTAMP: timestamp,
-    SVC_SIGNATURE: chain.l2Signature(creds.secret, timestamp, 'POST', path, body),
+    SVC_SIGNATURE: chain.l2Signature(creds.secret, timestamp, method, path, body),
   };
 }

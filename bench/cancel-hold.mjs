@@ -1,0 +1,108 @@
+// How long one account's large cancel holds other traders' orders, against a running exchange
+// (./scripts/start.sh first).
+//
+//   node cancel-hold.mjs [--base http://127.0.0.1:8080] [--orders 10000] [--rate 200] [--mode cancel-all|resolve]
+//
+// One wallet rests --orders bids of 5 shares at 0.01-0.30 on a fresh market (POST /orders of 15, spread
+// over as many API keys of the wallet as its rate limit of 2,400 orders per 10 s per key needs), while two
+// other traders place crossing orders at --rate per second on an open-loop schedule (latency from each
+// order's scheduled time). 1.5 s in, the wallet sends DELETE /cancel-all (or the operator resolves the
+// market: --mode resolve). Printed: how long the cancel took to answer, and the other traders' latencies
+// before it and over the whole run: how long the cancel held them (docs/trading.md, "Large cancels").
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { credentials, l2Headers, orderBody, wallet } from './trading-client.mjs';
+
+const args = Object.fromEntries(
+  process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []),
+);
+const BASE = args.base ?? 'http://127.0.0.1:8080';
+const ORDERS = Number(args.orders ?? 10_000);
+const RATE = Number(args.rate ?? 200);
+const MODE = args.mode ?? 'cancel-all';
+const ORDERS_PER_KEY = 2_000;
+const ADMIN = { authorization: `Bearer ${process.env.ADMIN_TOKEN ?? 'dev-admin-token-change-me'}`, 'content-type': 'application/json' };
+
+async function call(method, path, headers, body) {
+  const response = await fetch(`${BASE}${path}`, { method, headers, body });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const sorted = (values) => [...values].sort((a, b) => a - b);
+const at = (values, p) => values[Math.min(values.length - 1, Math.floor((values.length * p) / 100))] ?? NaN;
+
+await call('POST', '/admin/post-only-mode', ADMIN, JSON.stringify({ enabled: false }));
+const slug = `hold-${randomBytes(4).toString('hex')}`;
+const created = await call('POST', '/admin/events', ADMIN, JSON.stringify({
+  title: 'Cancel hold', slug, description: '', endDate: '2030-01-01T00:00:00Z',
+  markets: [{ question: 'Hold?', slug: `${slug}-m`, outcomes: ['Yes', 'No'], tickSize: '0.01', minOrderSize: '5', negRisk: false }],
+}));
+if (created.status !== 201) throw new Error(`create market: ${created.status} ${JSON.stringify(created.body)}`);
+const { conditionId, clobTokenIds } = created.body.markets[0];
+const yes = JSON.parse(clobTokenIds)[0];
+
+const [big, buyer, seller] = [wallet(), wallet(), wallet()];
+const bigKeys = await Promise.all(Array.from({ length: Math.ceil(ORDERS / ORDERS_PER_KEY) }, (_, nonce) => credentials(call, big, nonce)));
+const [buyerCreds, sellerCreds] = await Promise.all([credentials(call, buyer), credentials(call, seller)]);
+for (const t of [big, buyer, seller]) await call('POST', '/admin/deposits', ADMIN, JSON.stringify({ address: t.address, amount: '10000000' }));
+for (;;) {
+  const body = JSON.stringify({ conditionId, amount: '100000' });
+  if ((await call('POST', '/split', l2Headers(seller, sellerCreds, body, '/split'), body)).status === 200) break;
+  await sleep(100);
+}
+
+const placing = performance.now();
+for (let from = 0; from < ORDERS; from += 15 * 16) {
+  const requests = [];
+  for (let i = from; i < Math.min(ORDERS, from + 15 * 16); i += 15) {
+    const creds = bigKeys[Math.floor(i / ORDERS_PER_KEY)];
+    const orders = Array.from({ length: Math.min(15, ORDERS - i) }, (_, j) => JSON.parse(orderBody(big, creds, yes, 'BUY', 5_000_000, (1 + ((i + j) % 30)) * 50_000)));
+    const body = JSON.stringify(orders);
+    requests.push(call('POST', '/orders', l2Headers(big, creds, body, '/orders'), body).then((r) => {
+      if (r.status !== 200) throw new Error(`POST /orders: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+    }));
+  }
+  await Promise.all(requests);
+}
+console.log(`rested ${ORDERS} orders of one wallet (${bigKeys.length} API keys) in ${(performance.now() - placing).toFixed(0)} ms`);
+
+// The other traders: a SELL at 0.50 and a BUY at 0.49 in turn, neither touching the wallet's bids.
+const answers = [];
+let running = true;
+const flow = (async () => {
+  const start = performance.now();
+  const inFlight = [];
+  for (let n = 0; running; n++) {
+    const due = start + (n * 1000) / RATE;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    const [trader, creds, side, cents] = n % 2 === 0 ? [seller, sellerCreds, 'SELL', 50] : [buyer, buyerCreds, 'BUY', 49];
+    const body = orderBody(trader, creds, yes, side, 5_000_000, cents * 50_000);
+    inFlight.push(fetch(`${BASE}/order`, { method: 'POST', headers: l2Headers(trader, creds, body, '/order'), body }).then(async (r) => {
+      await r.text();
+      answers.push({ due, ms: performance.now() - due, status: r.status });
+    }));
+  }
+  await Promise.all(inFlight);
+})();
+await sleep(1_500);
+const sent = performance.now();
+const cancelled =
+  MODE === 'resolve'
+    ? await call('POST', `/admin/markets/${conditionId}/resolve`, ADMIN, JSON.stringify({ winningOutcome: 'Yes' }))
+    : await call('DELETE', '/cancel-all', l2Headers(big, bigKeys[0], '', '/cancel-all', 'DELETE'));
+const took = performance.now() - sent;
+await sleep(1_500);
+running = false;
+await flow;
+if (MODE !== 'resolve') await call('POST', `/admin/markets/${conditionId}/resolve`, ADMIN, JSON.stringify({ winningOutcome: 'Yes' }));
+
+const count = MODE === 'resolve' ? '' : `, ${cancelled.body?.canceled?.length} cancelled`;
+console.log(`${MODE}: ${cancelled.status}${count}, answered in ${took.toFixed(0)} ms`);
+const before = sorted(answers.filter((a) => a.due < sent - 200).map((a) => a.ms));
+const all = sorted(answers.map((a) => a.ms));
+const statuses = Object.entries(answers.reduce((m, a) => ({ ...m, [a.status]: (m[a.status] ?? 0) + 1 }), {})).map(([s, n]) => `${s}: ${n}`).join(', ');
+console.log(`other traders at ${RATE}/s: ${answers.length} orders (${statuses})`);
+console.log(`  before the ${MODE}: p50 ${at(before, 50).toFixed(1)} ms, max ${before.at(-1).toFixed(1)} ms`);
+console.log(`  whole run: p99 ${at(all, 99).toFixed(1)} ms, max ${all.at(-1).toFixed(1)} ms, ${all.filter((ms) => ms > 100).length} over 100 ms`);
