@@ -19,6 +19,7 @@ export * from './database/unavailable';
 export * from './database/until-available';
 export * from './retry/backoff';
 export * from './bootstrap/health.controller';
+export * from './bootstrap/health-checks';
 export * from './bootstrap/bootstrap-service';
 export * from './bootstrap/process-exit';
 export * from './jetstream/durable-feed';

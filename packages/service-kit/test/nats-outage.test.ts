@@ -4,6 +4,7 @@ import { connect, type NatsConnection } from 'nats';
 import { ok, type Failure, type ListTagsRequest, type Reply, type Tag } from '@exchange/contracts';
 import { sleep, startPrivateNats, testPrefix, until, type PrivateNats } from '@exchange/testing';
 import { HealthController } from '../src/bootstrap/health.controller';
+import { HealthChecks } from '../src/bootstrap/health-checks';
 import { PrefixedNatsServer } from '../src/nats/prefixed-nats-server';
 import { connectionState } from '../src/nats/connection-state';
 import { neverSent, RpcClient } from '../src/nats/rpc-client';
@@ -81,7 +82,15 @@ describe('the health endpoint of a service whose NATS connection closed', () => 
     const nats = await startPrivateNats();
     try {
       const nc = await connect({ servers: nats.url });
-      const health = new HealthController(nc);
+      const checks = new HealthChecks();
+      const health = new HealthController(nc, checks);
+      expect(health.health()).toEqual({ status: 'ok' });
+      // A part kept from its work makes it degraded, still a 200 (a restart would not help).
+      let problem: string | undefined = 'cannot write: disk full';
+      checks.add('journal', () => problem);
+      checks.add('outbox', () => undefined);
+      expect(health.health()).toEqual({ status: 'degraded', problems: { journal: 'cannot write: disk full' } });
+      problem = undefined;
       expect(health.health()).toEqual({ status: 'ok' });
       await nc.close();
       expect(() => health.health()).toThrow(expect.objectContaining({ status: 503, response: { status: 'down' } }));

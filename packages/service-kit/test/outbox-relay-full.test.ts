@@ -54,9 +54,12 @@ describe('OutboxRelay while JetStream has no room for its stream (a real Postgre
       expect(store.polls - polled).toBeLessThanOrEqual(6);
       expect(said).toEqual([expect.stringContaining(`outbox publish failed, will retry: JetStream has no room for stream ${name} (maximum bytes exceeded)`)]);
       expect((await jsm.streams.info(name)).state.messages).toBeLessThan(written);
+      // What /healthz names while it lasts (HealthChecks).
+      expect(relay.failing).toMatch(/^JetStream has no room for stream .* \(maximum bytes exceeded\): events wait in the outbox$/);
 
       await jsm.streams.update(name, { max_bytes: -1 });
       await eventually(async () => (await db.unpublished()).length === 0, 'the rows waiting in the outbox published', 20_000);
+      expect(relay.failing).toBeUndefined();
     } finally {
       await relay.stop();
     }

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnModu
 import type { NatsConnection } from 'nats';
 import { CATALOG_STREAM, type CatalogStreamPayload, type CatalogStreamSubject } from '@exchange/contracts';
 import {
+  HealthChecks,
   MESSAGING_ENV,
   NATS_CONNECTION,
   OutboxRelay,
@@ -32,7 +33,10 @@ export class CatalogOutbox implements OutboxStore, OnModuleInit, BeforeApplicati
     private readonly prisma: PrismaService,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     @Inject(MESSAGING_ENV) private readonly env: BaseEnv,
-  ) {}
+    health: HealthChecks,
+  ) {
+    health.add('outbox', () => this.relay?.failing);
+  }
 
   async onModuleInit(): Promise<void> {
     this.relay = new OutboxRelay(this.nc, this.env.NATS_PREFIX, this, {

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleIn
 import type { NatsConnection } from 'nats';
 import type { Pool } from 'pg';
 import { MATCHING_STREAM } from '@exchange/contracts';
-import { errorMessage, MESSAGING_ENV, NATS_CONNECTION, OutboxRelay, pgPool, untilDatabaseAvailable, type BaseEnv } from '@exchange/service-kit';
+import { errorMessage, HealthChecks, MESSAGING_ENV, NATS_CONNECTION, OutboxRelay, pgPool, untilDatabaseAvailable, type BaseEnv } from '@exchange/service-kit';
 import { MATCHING_ENV, type MatchingEnv } from '../config';
 import { expireOrders } from '../engine/cancel-orders';
 import { runAt } from '../engine/run-at';
@@ -56,6 +56,7 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
     @Inject(MESSAGING_ENV) private readonly messaging: BaseEnv,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
     @Inject(FATAL_HANDLER) onFatal: FatalHandler,
+    health: HealthChecks,
   ) {
     const tradeIds = new UuidV7Source();
     this.newState = () => new EngineState({
@@ -69,6 +70,8 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
     this.journal = journalConnection(env.DATABASE_URL);
     this.commits = new GroupCommit(this.journal, onFatal);
     this.ordersVacuum = new TableVacuum(this.pool, 'orders', ORDERS_VACUUM_AFTER_ROWS);
+    health.add('journal', () => (this.commits.failing === undefined ? undefined : `cannot write, trying again: ${errorMessage(this.commits.failing)}`));
+    health.add('outbox', () => this.relay?.failing);
   }
 
   get state(): EngineState {

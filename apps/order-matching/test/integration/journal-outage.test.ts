@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { connect, type NatsConnection } from 'nats';
 import { Pool } from 'pg';
 import { RpcClient } from '@exchange/service-kit';
-import { rpcCalls, sleep, TEST_NATS_URL } from '@exchange/testing';
+import { eventually, rpcCalls, sleep, TEST_NATS_URL } from '@exchange/testing';
 import { anOrder, traderOf } from '../support/engine-fixture';
 import { aMarketSnapshot, startMatching, type MatchingUnderTest } from '../support/matching-harness';
 
@@ -64,11 +64,16 @@ describe('order-matching while PostgreSQL refuses it connections', () => {
       if (!reply.ok) refused = reply;
     }
     expect(refused).toMatchObject({ ok: false, status: 503, body: { code: 'service_unavailable', error: 'the database is unavailable; retry shortly' } });
+    // The outbox, which reads its rows from the same database, may be failing too.
+    expect(om.health()).toMatchObject({ status: 'degraded', problems: { journal: expect.stringMatching(/^cannot write, trying again: .*too many connections for role/) } });
     await sleep(500);
 
     await admin.query(`ALTER ROLE ${role} CONNECTION LIMIT -1`);
     const placed = await waiting;
     expect(placed).toMatchObject({ ok: true, data: [[{ success: true, status: 'live' }]] });
+    expect(om.health()).not.toHaveProperty('problems.journal');
+    // The outbox's once its pause after a failure (5 s at most) is over.
+    await eventually(() => om.health().status === 'ok', 'healthy again', 10_000);
     const after = await om.place(trader, order('0.43').placements[0]!.orders[0]!);
     expect(after).toMatchObject({ success: true, status: 'live' });
     const open = await om.data('matching.orders.list.v1', { caller: trader });

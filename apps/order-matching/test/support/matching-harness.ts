@@ -3,7 +3,7 @@ import type { INestApplication } from '@nestjs/common';
 import { connect, JSONCodec, type NatsConnection } from 'nats';
 import { Pool } from 'pg';
 import { CATALOG_STREAM, type Caller, type MarketSnapshot, type OrderResult, type Reply, type RpcResponse, type RpcSubject, type VerifiedOrder } from '@exchange/contracts';
-import { bootstrapService, createTestDatabase, dropDatabase, ensureStream, prefixed, RpcClient } from '@exchange/service-kit';
+import { bootstrapService, createTestDatabase, dropDatabase, ensureStream, HealthController, prefixed, RpcClient } from '@exchange/service-kit';
 import { aMarketSnapshot as aRandomMarketSnapshot, deleteStreams, eventually, rpcCalls, TEST_NATS_URL, testPrefix } from '@exchange/testing';
 import { loadMatchingEnv } from '../../src/config';
 import { EngineService } from '../../src/engine-host/engine.service';
@@ -41,6 +41,8 @@ export interface MatchingUnderTest {
   /** Announces a market the way the catalog does: a snapshot on its JetStream stream. */
   publishMarket(snapshot: MarketSnapshot): Promise<void>;
   restart(env?: Record<string, string>): Promise<void>;
+  /** What `GET /healthz` answers now. */
+  health(): ReturnType<HealthController['health']>;
   /** Takes what order-matching passed its fatal handler (main.ts exits there; its supervisor restarts it). */
   takeFatal(): unknown[];
   /** Fails when order-matching called its fatal handler and the test did not take it. */
@@ -123,6 +125,7 @@ export async function startMatching(env: Record<string, string> = {}): Promise<M
       await expectConserved();
     },
     takeFatal: () => fatal.splice(0),
+    health: () => app.get(HealthController).health(),
     async stop() {
       await app.close();
       await auditPool.end();

@@ -119,6 +119,7 @@ export class OutboxRelay {
   /** Ends the pause after a failed drain early: NATS reconnected, or the relay stops. */
   private resume?: () => void;
   private readonly failures = new ThrottledLog();
+  private failure?: string;
 
   constructor(
     private readonly nc: NatsConnection,
@@ -216,8 +217,14 @@ export class OutboxRelay {
     await this.running;
   }
 
+  /** Why publishing fails, while it does (the last failure's cause); undefined while it works. */
+  get failing(): string | undefined {
+    return this.failure;
+  }
+
   private succeeded(): void {
     this.retries = 0;
+    this.failure = undefined;
     const failures = this.failures.ended();
     if (failures) this.logger.log(`outbox publishing again after ${failures} failures`);
   }
@@ -228,6 +235,7 @@ export class OutboxRelay {
     // A publish to a subject no stream takes has no responders: "503" too, without a JetStream answer.
     if (error instanceof NatsError && error.code === ErrorCode.NoResponders && !error.api_error) this.streamMissing = true;
     const cause = failureCause(error, streamName(this.prefix, this.stream.name));
+    this.failure = cause;
     this.failures.occurred((since, total) =>
       this.logger.warn(total === 1 ? `outbox publish failed, will retry: ${cause}` : `outbox publish still failing, ${since} more failures (${total} in all): ${cause}`),
     );

@@ -1,5 +1,6 @@
 import { Global, Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { connect, type NatsConnection } from 'nats';
+import { HealthChecks } from '../bootstrap/health-checks';
 import type { BaseEnv } from '../config';
 import { RpcClient } from './rpc-client';
 
@@ -14,7 +15,7 @@ class ConnectionCloser implements OnApplicationShutdown {
   }
 }
 
-/** One NATS connection per process for JetStream and outgoing requests, closed on shutdown. */
+/** One NATS connection per process for JetStream and outgoing requests, closed on shutdown; the health checks of its parts. */
 @Global()
 @Module({})
 export class MessagingModule {
@@ -31,8 +32,9 @@ export class MessagingModule {
           useFactory: (nc: NatsConnection) => new RpcClient(nc, env.NATS_PREFIX, env.RPC_TIMEOUT_MS),
         },
         ConnectionCloser,
+        HealthChecks,
       ],
-      exports: [MESSAGING_ENV, NATS_CONNECTION, RpcClient],
+      exports: [MESSAGING_ENV, NATS_CONNECTION, RpcClient, HealthChecks],
     };
   }
 }
