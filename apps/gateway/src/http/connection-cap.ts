@@ -54,8 +54,9 @@ export class ConnectionCap {
     }
     this.open++;
     socket.once('close', () => {
+      // A closed connection always leaves room: only one below the cap was taken.
       this.open--;
-      if (this.refused > 0 && this.open < this.cap) {
+      if (this.refused > 0) {
         this.say.log(`taking client connections again, after refusing ${this.refused}`);
         this.refused = 0;
       }

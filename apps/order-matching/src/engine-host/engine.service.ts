@@ -59,7 +59,8 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
     health: HealthChecks,
   ) {
     const tradeIds = new UuidV7Source();
-    this.newState = () => new EngineState({
+    this.newState = () =>
+      new EngineState({
         feeAccount: env.FEE_ACCOUNT,
         newId: () => tradeIds.next(),
         maxMakersPerOrder: env.MAX_MAKERS_PER_ORDER,
