@@ -7,27 +7,53 @@ import type { EngineState } from './engine-state';
 import { isOpen, type OrderState } from './model';
 import { finish } from './place-order';
 
-/** Takes one open order off its book and releases what it reserved; answers the book level it changed. */
-function cancelOrder(state: EngineState, order: OrderState, now: number, status: OrderState['status']): [Side, number] {
-  state.markets.get(order.conditionId)!.book.cancel(order.seq);
-  finish(state, order, status);
-  recordOrderEvent(state, order, 'CANCELLATION', now);
-  return [bookSide(order.side, order.outcome), flipFor(order.outcome, order.price)];
+/** The book levels orders left, by market, for one book change per market. */
+class LeftLevels {
+  private readonly byMarket = new Map<string, [Side, number][]>();
+
+  /** Takes the order off its book; notes its level unless it was off already (pulled, below). */
+  take(state: EngineState, order: OrderState): void {
+    if (state.markets.get(order.conditionId)!.book.cancel(order.seq) === 0) return;
+    const level: [Side, number] = [bookSide(order.side, order.outcome), flipFor(order.outcome, order.price)];
+    const ofMarket = this.byMarket.get(order.conditionId);
+    if (ofMarket) ofMarket.push(level);
+    else this.byMarket.set(order.conditionId, [level]);
+  }
+
+  /**
+   * One book change per market with every level the orders left: one event per cancelled order made a
+   * cancel of 10,000 orders write 10,000 book events besides its order events.
+   */
+  record(state: EngineState, now: number): void {
+    for (const [conditionId, changed] of this.byMarket) recordBookChanges(state, state.markets.get(conditionId)!, changed, now);
+  }
+}
+
+/** Takes open orders off their books, releases what they reserved and records their ends. */
+export function cancelOrders(state: EngineState, orders: Iterable<OrderState>, now: number, status: OrderState['status'] = 'CANCELED'): void {
+  const left = new LeftLevels();
+  for (const order of orders) {
+    left.take(state, order);
+    finish(state, order, status);
+    recordOrderEvent(state, order, 'CANCELLATION', now);
+  }
+  left.record(state, now);
 }
 
 /**
- * Cancels open orders, then records one book change per market with every level they left: one event
- * per cancelled order made a cancel of 10,000 orders write 10,000 book events besides its order events.
+ * Takes the caller's open orders named by id off their books and nothing else: they stay open, with what
+ * they reserved, until cancelOrders ends them (a later step of a large cancel, stepped-cancels.ts), and
+ * no order can trade with them meanwhile. Their book changes are recorded now; a restart before their
+ * end puts them back on the books, and restates the books for market data (engine.service.ts).
  */
-export function cancelOrders(state: EngineState, orders: Iterable<OrderState>, now: number, status: OrderState['status'] = 'CANCELED'): void {
-  const levels = new Map<string, [Side, number][]>();
-  for (const order of orders) {
-    const level = cancelOrder(state, order, now, status);
-    const ofMarket = levels.get(order.conditionId);
-    if (ofMarket) ofMarket.push(level);
-    else levels.set(order.conditionId, [level]);
+export function pullFromBooks(state: EngineState, caller: Caller, ids: string[], now: number): void {
+  const accounts = callerAccounts(state, caller);
+  const left = new LeftLevels();
+  for (const id of ids) {
+    const order = state.orders.get(id);
+    if (order && holds(caller, accounts, order) && isOpen(order)) left.take(state, order);
   }
-  for (const [conditionId, changed] of levels) recordBookChanges(state, state.markets.get(conditionId)!, changed, now);
+  left.record(state, now);
 }
 
 /**

@@ -1,7 +1,9 @@
 import { connect, type NatsConnection } from 'nats';
-import type { Caller } from '@exchange/contracts';
+import type { Caller, MatchingEventBatch } from '@exchange/contracts';
 import { RpcClient } from '@exchange/service-kit';
-import { rpcCalls, TEST_NATS_URL } from '@exchange/testing';
+import { readStream, rpcCalls, TEST_NATS_URL, until } from '@exchange/testing';
+import { Side } from '../../src/core';
+import { pullFromBooks } from '../../src/engine/cancel-orders';
 import { anOrder, traderOf } from '../support/engine-fixture';
 import { aMarketSnapshot, startMatching, type MatchingUnderTest } from '../support/matching-harness';
 
@@ -38,20 +40,38 @@ describe('cancels of many orders, one step at a time, on real PostgreSQL and NAT
     return results[0]!.map((r) => r.orderID);
   };
 
-  it("lets another trader's order run between the steps of a cancel-all, and answers an order it matched meanwhile as not canceled", async () => {
-    const older = [...(await rest(alice, '0.20', 15)), ...(await rest(alice, '0.20', 4))];
-    const [newest] = await rest(alice, '0.30', 1);
-    // Sent right after the cancel-all: it arrives while the first of twenty steps commits, and takes
-    // alice's newest bid (bob's BUY of NO at 0.70 and her BUY of YES at 0.30 mint a pair), which a single
-    // command would have cancelled first.
-    const [canceled, taken] = await Promise.all([
+  it("takes every order off the book in its first step: another trader's order that runs between the steps meets none of them", async () => {
+    const orders = [...(await rest(alice, '0.20', 15)), ...(await rest(alice, '0.20', 4)), ...(await rest(alice, '0.30', 1))];
+    // Sent right after the cancel-all: it arrives while the first of twenty steps commits. Before the
+    // first step took them all off the book, it took alice's newest bid (bob's BUY of NO at 0.70 and her
+    // BUY of YES at 0.30 mint a pair), which the last step then answered as not canceled.
+    const [canceled, placed] = await Promise.all([
       concurrent.data('matching.orders.cancel-all.v1', { caller: alice }),
       concurrent.data('matching.orders.place.v1', { placements: [{ caller: bob, orders: [anOrder(bob, { token: NO, side: 'BUY', price: '0.70', size: '5' })] }] }),
     ]);
-    expect(taken[0]![0]).toMatchObject({ success: true, status: 'matched', takingAmount: '5' });
-    expect(canceled).toEqual({ canceled: older, not_canceled: { [newest!]: NOT_FOUND } });
-    expect([...om.engine().state.orders.keys()]).toEqual([]);
+    const bobs = placed[0]![0]!;
+    expect(bobs).toMatchObject({ success: true, status: 'live', takingAmount: '0' });
+    expect(canceled).toEqual({ canceled: orders, not_canceled: {} });
+    expect([...om.engine().state.orders.keys()]).toEqual([bobs.orderID]);
     await om.expectConserved();
+
+    // Bob's order ran between the steps (in the engine's order, which the stream keeps); the one book
+    // change before it, in the first step's batch, holds both of alice's levels.
+    const events = await until(async () => {
+      const all = (await readStream(om.prefix, 'MATCHING')).flatMap((m) => (m.data as MatchingEventBatch).events);
+      return all.some((e) => e.type === 'order' && e.data.id === bobs.orderID) ? all : undefined;
+    }, 10_000, "bob's order published");
+    const bobAt = events.findIndex((e) => e.type === 'order' && e.data.id === bobs.orderID);
+    const cancelsAt = orders.map((id) => events.findIndex((e) => e.type === 'order' && e.data.type === 'CANCELLATION' && e.data.id === id));
+    expect(cancelsAt[0]).toBeLessThan(bobAt);
+    expect(cancelsAt[orders.length - 1]).toBeGreaterThan(bobAt);
+    const bookChanges = events.slice(0, bobAt).filter((e) => e.type === 'book' && e.data.conditionId === CONDITION).map((e) => e.type === 'book' && e.data.changes);
+    expect(bookChanges.at(-1)).toEqual([
+      { side: 'BID', price: '200000', size: '0' },
+      { side: 'BID', price: '300000', size: '0' },
+    ]);
+    expect(events.slice(bobAt).filter((e) => e.type === 'book' && e.data.changes.some((c) => c.side === 'BID'))).toEqual([]);
+    await om.data('matching.orders.cancel-all.v1', { caller: bob });
   });
 
   it('cancels more ids than a step, each once, and answers the others as not found', async () => {
@@ -62,5 +82,28 @@ describe('cancels of many orders, one step at a time, on real PostgreSQL and NAT
     expect(result).toEqual({ canceled: [mine[2], mine[0], mine[3]], not_canceled: { [bobs!]: NOT_FOUND, [unknown]: NOT_FOUND } });
     expect([...om.engine().state.orders.keys()].sort()).toEqual([mine[1], bobs].sort());
     expect(await om.data('matching.orders.cancel-market.v1', { caller: alice, market: CONDITION })).toEqual({ canceled: [mine[1]], not_canceled: {} });
+  });
+
+  it('puts orders pulled by a step that never ended them back on the books at a restart, and restates the books for market data', async () => {
+    const orders = await rest(alice, '0.25', 3);
+    // A first step's batch, committed, and no later one: a crash between the steps.
+    await om.engine().run((state, now) => pullFromBooks(state, alice, orders, now));
+    const book = () => om.engine().state.markets.get(CONDITION)!.book;
+    expect(book().levelSize(Side.BID, 250_000)).toBe(0);
+    await om.restart();
+
+    expect(book().levelSize(Side.BID, 250_000)).toBe(15_000_000);
+    const bookChanges = await until(async () => {
+      const events = (await readStream(om.prefix, 'MATCHING')).flatMap((m) => (m.data as MatchingEventBatch).events);
+      const changes = events.flatMap((e) => (e.type === 'book' && e.data.conditionId === CONDITION ? [e.data] : []));
+      return changes.at(-1)?.changes.some((c) => c.price === '250000' && c.size !== '0') ? changes : undefined;
+    }, 10_000, 'the books restated');
+    // Every level, bob's resting bid (the test above) too.
+    expect(bookChanges.at(-1)!.changes).toEqual([
+      { side: 'BID', price: '250000', size: '15000000' },
+      { side: 'BID', price: '200000', size: '5000000' },
+    ]);
+    expect(bookChanges.map((c) => c.bookSeq)).toEqual(bookChanges.map((_, i) => i + 1));
+    expect(await om.data('matching.orders.cancel-all.v1', { caller: alice })).toEqual({ canceled: orders, not_canceled: {} });
   });
 });

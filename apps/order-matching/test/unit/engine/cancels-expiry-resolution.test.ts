@@ -1,4 +1,4 @@
-import { callerOrderIds, callerOrders, cancelByIds, expireOrders } from '../../../src/engine/cancel-orders';
+import { callerOrderIds, callerOrders, cancelByIds, expireOrders, pullFromBooks } from '../../../src/engine/cancel-orders';
 import { COLLATERAL } from '../../../src/engine/ledger';
 import { audit, merge, redeem, resolve, split, withdraw } from '../../../src/engine/money';
 import { placeOrder } from '../../../src/engine/place-order';
@@ -103,6 +103,42 @@ describe('cancels', () => {
       { conditionId: CONDITION, bookSeq: 5, changes: [{ side: 'BID', price: '300000', size: '5000000' }, { side: 'ASK', price: '400000', size: '0' }], timestamp: 2 },
       { conditionId: OTHER, bookSeq: 2, changes: [{ side: 'BID', price: '100000', size: '0' }], timestamp: 2 },
     ]);
+    expectConserved(state);
+  });
+
+  it("pulled off the book stay open and reserved, meet no order, and end once however they end", () => {
+    const state = newEngine();
+    fund(state, alice, '20');
+    fund(state, bob, '10');
+    const gtd = restGtd(state, SECOND + 120, '0.30');
+    const mine = [gtd, ...['0.30', '0.35'].map((price) => placeOrder(state, alice, anOrder(alice, { side: 'BUY', price, size: '5' }), NOW).orderID)];
+    const bobs = placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.35', size: '5' }), NOW).orderID;
+    state.takeEffects();
+
+    pullFromBooks(state, alice, [...mine, bobs], NOW);
+    const pulled = state.takeEffects();
+    expect(pulled.events).toEqual([
+      { type: 'book', data: { conditionId: CONDITION, bookSeq: 5, changes: [{ side: 'BID', price: '300000', size: '0' }, { side: 'BID', price: '350000', size: '5000000' }], timestamp: NOW } },
+    ]);
+    expect(pulled.orders.size).toBe(0);
+    expect(mine.map((id) => state.orders.get(id)?.status)).toEqual(['LIVE', 'LIVE', 'LIVE']);
+    expect(balanceOf(state, alice, COLLATERAL)).toEqual({ available: 20_000_000 - 4_750_000, reserved: 4_750_000 });
+    // A BUY of NO at 0.70 for 10 shares mints with bob's bid at 0.35 alone, and rests the rest.
+    const carol = traderOf(3);
+    fund(state, carol, '10');
+    const carols = placeOrder(state, carol, anOrder(carol, { token: NO, side: 'BUY', price: '0.70', size: '10' }), NOW);
+    expect(carols).toMatchObject({ status: 'live', makingAmount: '3.25', takingAmount: '5' });
+    expect(state.takeEffects().trades.flatMap((t) => t.makers.map((m) => m.orderId))).toEqual([bobs]);
+    expectConserved(state);
+
+    // The GTD order expires before its step: ended then, with no book change, and not again by the step.
+    expect(expireOrders(state, (SECOND + 60) * 1000)).toEqual([gtd]);
+    expect(state.takeEffects().events.map((e) => e.type)).toEqual(['order']);
+    expect(cancelByIds(state, alice, mine, NOW + 61_000)).toEqual({ canceled: mine.slice(1), not_canceled: { [gtd]: "order can't be found - already canceled or matched" } });
+    expect(state.effects.events.map((e) => e.type)).toEqual(['order', 'order']);
+    expect(balanceOf(state, alice, COLLATERAL)).toEqual({ available: 20_000_000, reserved: 0 });
+    expect([...state.orders.keys()]).toEqual([carols.orderID]);
+    expectIndexesAgree(state);
     expectConserved(state);
   });
 
