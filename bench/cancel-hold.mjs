@@ -3,8 +3,9 @@
 //
 //   node cancel-hold.mjs [--base http://127.0.0.1:8080] [--orders 10000] [--rate 200] [--mode cancel-all|resolve]
 //
-// One wallet rests --orders bids of 5 shares at 0.01-0.30 on a fresh market (POST /orders of 15, spread
-// over as many API keys of the wallet as its rate limit of 2,400 orders per 10 s per key needs), while two
+// One wallet rests --orders bids of 5 shares at 0.01-0.30 on a fresh market (POST /orders of 15, within
+// its rate limit of 2,400 orders per 10 s, then 240 a second: a batch refused with 429 is sent again after
+// its Retry-After; start the exchange with RATE_LIMIT_SCALE=10 to rest them at once), while two
 // other traders place crossing orders at --rate per second on an open-loop schedule (latency from each
 // order's scheduled time). 1.5 s in, the wallet sends DELETE /cancel-all (or the operator resolves the
 // market: --mode resolve). Printed: how long the cancel took to answer, and the other traders' latencies
@@ -20,7 +21,6 @@ const BASE = args.base ?? 'http://127.0.0.1:8080';
 const ORDERS = Number(args.orders ?? 10_000);
 const RATE = Number(args.rate ?? 200);
 const MODE = args.mode ?? 'cancel-all';
-const ORDERS_PER_KEY = 2_000;
 const ADMIN = { authorization: `Bearer ${process.env.ADMIN_TOKEN ?? 'dev-admin-token-change-me'}`, 'content-type': 'application/json' };
 
 async function call(method, path, headers, body) {
@@ -43,8 +43,7 @@ const { conditionId, clobTokenIds } = created.body.markets[0];
 const yes = JSON.parse(clobTokenIds)[0];
 
 const [big, buyer, seller] = [wallet(), wallet(), wallet()];
-const bigKeys = await Promise.all(Array.from({ length: Math.ceil(ORDERS / ORDERS_PER_KEY) }, (_, nonce) => credentials(call, big, nonce)));
-const [buyerCreds, sellerCreds] = await Promise.all([credentials(call, buyer), credentials(call, seller)]);
+const [bigCreds, buyerCreds, sellerCreds] = await Promise.all([big, buyer, seller].map((t) => credentials(call, t)));
 for (const t of [big, buyer, seller]) await call('POST', '/admin/deposits', ADMIN, JSON.stringify({ address: t.address, amount: '10000000' }));
 for (;;) {
   const body = JSON.stringify({ conditionId, amount: '100000' });
@@ -56,16 +55,20 @@ const placing = performance.now();
 for (let from = 0; from < ORDERS; from += 15 * 16) {
   const requests = [];
   for (let i = from; i < Math.min(ORDERS, from + 15 * 16); i += 15) {
-    const creds = bigKeys[Math.floor(i / ORDERS_PER_KEY)];
-    const orders = Array.from({ length: Math.min(15, ORDERS - i) }, (_, j) => JSON.parse(orderBody(big, creds, yes, 'BUY', 5_000_000, (1 + ((i + j) % 30)) * 50_000)));
+    const orders = Array.from({ length: Math.min(15, ORDERS - i) }, (_, j) => JSON.parse(orderBody(big, bigCreds, yes, 'BUY', 5_000_000, (1 + ((i + j) % 30)) * 50_000)));
     const body = JSON.stringify(orders);
-    requests.push(call('POST', '/orders', l2Headers(big, creds, body, '/orders'), body).then((r) => {
-      if (r.status !== 200) throw new Error(`POST /orders: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
-    }));
+    requests.push((async () => {
+      for (;;) {
+        const r = await call('POST', '/orders', l2Headers(big, bigCreds, body, '/orders'), body);
+        if (r.status === 200) return;
+        if (r.status !== 429) throw new Error(`POST /orders: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+        await sleep(r.body.retry_after_seconds * 1_000);
+      }
+    })());
   }
   await Promise.all(requests);
 }
-console.log(`rested ${ORDERS} orders of one wallet (${bigKeys.length} API keys) in ${(performance.now() - placing).toFixed(0)} ms`);
+console.log(`rested ${ORDERS} orders of one wallet in ${(performance.now() - placing).toFixed(0)} ms`);
 
 // The other traders: a SELL at 0.50 and a BUY at 0.49 in turn, neither touching the wallet's bids.
 const answers = [];
@@ -91,7 +94,7 @@ const sent = performance.now();
 const cancelled =
   MODE === 'resolve'
     ? await call('POST', `/admin/markets/${conditionId}/resolve`, ADMIN, JSON.stringify({ winningOutcome: 'Yes' }))
-    : await call('DELETE', '/cancel-all', l2Headers(big, bigKeys[0], '', '/cancel-all', 'DELETE'));
+    : await call('DELETE', '/cancel-all', l2Headers(big, bigCreds, '', '/cancel-all', 'DELETE'));
 const took = performance.now() - sent;
 await sleep(1_500);
 running = false;

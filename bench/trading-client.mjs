@@ -25,11 +25,11 @@ export function wallet() {
   return { address, sign };
 }
 
-/** The API credentials of a wallet's `nonce` (each nonce its own key, with rate limits of its own). */
-export async function credentials(call, trader, nonce = 0) {
+/** The API credentials of a wallet (its key of nonce 0). */
+export async function credentials(call, trader) {
   const timestamp = String(Math.floor(Date.now() / 1000));
-  const digest = chain.clobAuthDigestBytes({ address: trader.address, timestamp, nonce: BigInt(nonce), chainId: CHAIN_ID });
-  const headers = { POLY_ADDRESS: trader.address, POLY_SIGNATURE: trader.sign(digest), POLY_TIMESTAMP: timestamp, POLY_NONCE: String(nonce) };
+  const digest = chain.clobAuthDigestBytes({ address: trader.address, timestamp, nonce: 0n, chainId: CHAIN_ID });
+  const headers = { POLY_ADDRESS: trader.address, POLY_SIGNATURE: trader.sign(digest), POLY_TIMESTAMP: timestamp, POLY_NONCE: '0' };
   const response = await call('GET', '/auth/derive-api-key', headers);
   if (response.status !== 200) throw new Error(`derive-api-key: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body;

@@ -151,7 +151,7 @@ export class L2Authenticator {
 
     const claimed = WRITES.has(request.method) && !mayRepeat(`${request.method} ${route}`, request.rawBody);
     const write = claimed ? { signature: expected.toString('base64url'), signedByMs: signedByMs(timestamp)! } : undefined;
-    const admitted = await this.admit(key.apiKey, request.method, route, write, itemsOf(request.method, route, request.body));
+    const admitted = await this.admit(key, request.method, route, write, itemsOf(request.method, route, request.body));
     if (admitted.claim === 'seen') throw ApiError.of('unauthorized', REPLAYED);
     if (admitted.claim === 'before-memory') throw ApiError.of('unauthorized', BEFORE_MEMORY);
     return { caller: { apiKey: key.apiKey, address: key.address }, headers: admitted.headers };
@@ -167,9 +167,9 @@ export class L2Authenticator {
     }
   }
 
-  private async admit(apiKey: string, method: string, route: string, write: { signature: string; signedByMs: number } | undefined, items: number) {
+  private async admit(key: ActiveApiKey, method: string, route: string, write: { signature: string; signedByMs: number } | undefined, items: number) {
     try {
-      return await this.limiter.admitSigned(apiKey, method, route, write, items);
+      return await this.limiter.admitSigned(key, method, route, write, items);
     } catch (error) {
       if (error instanceof ApiError) throw error;
       // Without Redis a replay cannot be told apart: refuse writes rather than accept them unchecked
@@ -180,7 +180,7 @@ export class L2Authenticator {
 }
 
 /**
- * Guards a route with L2 authentication and the rate limits of the caller's API key:
+ * Guards a route with L2 authentication and the rate limits of the caller's address (its API key's):
  * `@UseGuards(L2AuthGuard)`, then `@ApiCaller()` in the handler gives `{ apiKey, address }` (lower-case
  * address).
  */

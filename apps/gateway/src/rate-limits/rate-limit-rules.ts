@@ -9,10 +9,10 @@ export interface Bucket {
   perItem?: boolean;
 }
 
-/** What limits a request: its buckets (all must admit it), and whether they count per API key. */
+/** What limits a request: its buckets (all must admit it), and whether they count per the API key's address. */
 export interface RouteLimits {
   buckets: Bucket[];
-  /** True for L2 routes: counted per API key once authenticated; otherwise per client address. */
+  /** True for L2 routes: counted per the API key's address once authenticated; otherwise per client address. */
   keyed: boolean;
 }
 

@@ -39,8 +39,8 @@ export interface RateLimiterSettings {
 
 /**
  * The rate limits of SPEC.md at the edge (docs/gateway.md, "Rate limits"): public routes per client
- * address before anything else is done, L2 routes per API key once the key is authenticated (so that
- * nobody can spend another trader's limits by sending its key id), together with the replay claim of a
+ * address before anything else is done, L2 routes per the API key's address once the key is
+ * authenticated (so that nobody can spend another trader's limits by sending its key id), together with the replay claim of a
  * signed write in the same Redis round trip (`AdmissionStore`). Every limited response carries
  * `X-RateLimit-Limit`, `-Remaining` and `-Reset` (unix seconds) of the request's most depleted bucket; a
  * refused request is a 429 `rate_limited` with `retry_after_seconds` and `Retry-After`. A refusal is
@@ -109,7 +109,7 @@ export class RateLimiter {
     if (this.settings.enabled) this.authFailures.failed(party);
   }
 
-  /** Whether a route is behind L2 authentication (its limits count per API key). */
+  /** Whether a route is behind L2 authentication (its limits count per the key's address). */
   isSigned(method: string, route: string): boolean {
     return isKeyedRoute(method, route);
   }
@@ -135,10 +135,12 @@ export class RateLimiter {
   /**
    * An authenticated L2 request: the signature of a write claimed (remembered for twice the L2 window;
    * `seen`: a replay, nothing taken; `before-memory`: signed before Redis's memory of claims began,
-   * nothing taken) and its key's limits taken (`items` tokens from the per-item buckets). A failure of Redis is thrown when there is a signature to claim.
+   * nothing taken) and the limits of its key's address taken (`items` tokens from the per-item buckets).
+   * Per address, as upstream's per-signer buckets: an address derives a key for any nonce it signs, and
+   * per key each would have multiplied its limits. A failure of Redis is thrown when there is a signature to claim.
    */
   async admitSigned(
-    apiKey: string,
+    { apiKey, address }: { apiKey: string; address: string },
     method: string,
     route: string,
     write?: { signature: string; signedByMs: number },
@@ -147,7 +149,7 @@ export class RateLimiter {
     const buckets = this.bucketsOf(method, route, true);
     if (buckets.length === 0 && write === undefined) return { claim: 'new', headers: {} };
     const claim = write && { key: `${this.settings.keyPrefix}:l2-seen:${apiKey}:${write.signature}`, signedByMs: write.signedByMs };
-    const bucketsKey = this.hashKey(`key:${apiKey}`);
+    const bucketsKey = this.hashKey(`signer:${address}`);
     // A refused batch is remembered for its size: a smaller one may pass sooner.
     const memoKey = `${bucketsKey} ${method} ${route}${items > 1 ? ` x${items}` : ''}`;
     this.refuseRemembered(memoKey);

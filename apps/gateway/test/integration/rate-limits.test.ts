@@ -10,6 +10,8 @@ import { l1Headers, l2Headers, newWallet, startAuthGateway, type AuthGateway, ty
 
 const RATE_LIMITED = { error: 'Too Many Requests', code: 'rate_limited', retry_after_seconds: expect.any(Number) };
 const L2_REFUSED = { error: 'Unauthorized/Invalid api key', code: 'unauthorized' };
+/** An authenticated caller of the limiter: a key id and the address it belongs to. */
+const caller = (id: string) => ({ apiKey: `key-${id}`, address: `0x${id.padStart(40, '0')}` });
 
 /**
  * The retry time of a refusal: one interval of the bucket (window / limit) after the first request it
@@ -146,7 +148,7 @@ describe('rate limits', () => {
     expect(seen).toEqual(cases.map(([path, init, limit]) => [`${init.method ?? 'GET'} ${path}`, 'admitted', limit]));
   });
 
-  it('counts L2 routes per API key once authenticated, whatever address they come from', async () => {
+  it("counts L2 routes per the API key's wallet once authenticated, whatever client address they come from", async () => {
     const [a, b] = wallets as [(typeof wallets)[0], (typeof wallets)[0]];
     const signedOrder = (who: typeof a, n: number, client: string) => {
       const body = JSON.stringify({ n });
@@ -213,6 +215,29 @@ describe('rate limits', () => {
     expect(cancels.status).toBe(PAST_AUTHENTICATION);
     expect(limitHeaders(cancels).slice(0, 2)).toEqual(['2', '0']);
     await refusal(await signed('DELETE', '/order', { orderID: ids[0] }));
+  });
+
+  it("counts the limits of every key of an address together, as upstream's per-signer buckets", async () => {
+    const first = await freshKey();
+    // The same wallet's key of another nonce: before the twenty-sixth session its own limits, so that
+    // an address had as many as the nonces it signed.
+    const response = await from('203.0.113.99', '/auth/api-key', { method: 'POST', headers: await l1Headers(first.wallet, { nonce: 7 }) });
+    expect(response.status).toBe(200);
+    const second = { wallet: first.wallet, creds: (await response.json()) as Credentials };
+    expect(second.creds.apiKey).not.toBe(first.creds.apiKey);
+    const order = (key: Key, n: number) => {
+      const body = JSON.stringify({ n });
+      const headers = l2Headers(key.creds, key.wallet.address, { method: 'POST', path: '/order', body, timestamp: String(Date.now()) });
+      return from('198.51.100.8', '/order', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
+    };
+    // A burst of 2 per 10 s, taken one by each key; a third order, from either, is refused.
+    expect(limitHeaders(await order(first, 1)).slice(0, 2)).toEqual(['2', '1']);
+    expect(limitHeaders(await order(second, 2)).slice(0, 2)).toEqual(['2', '0']);
+    await refusal(await order(second, 3));
+    await refusal(await order(first, 4));
+    // Another address's key is not touched.
+    const other = await freshKey();
+    expect(limitHeaders(await order(other, 5)).slice(0, 2)).toEqual(['2', '1']);
   });
 
   /**
@@ -354,7 +379,7 @@ describe('refusals remembered', () => {
     let admitted = 0;
     let refusal: ApiError | undefined;
     while (refusal === undefined && admitted < 100) {
-      await limiter.admitSigned('key-m', 'POST', '/order').then(
+      await limiter.admitSigned(caller('m'), 'POST', '/order').then(
         () => admitted++,
         (error: ApiError) => (refusal = error),
       );
@@ -365,7 +390,7 @@ describe('refusals remembered', () => {
     expectRetryAfter(retryAfter, 5, firstAt);
     const asked = store.asked;
 
-    const known = limiter.admitSigned('key-m', 'POST', '/order', { signature: 'fresh', signedByMs: Date.now() });
+    const known = limiter.admitSigned(caller('m'), 'POST', '/order', { signature: 'fresh', signedByMs: Date.now() });
     await expect(known).rejects.toMatchObject({ failure: { status: 429, body: RATE_LIMITED } });
     const remembered = (await known.catch((error: unknown) => error)) as ApiError;
     expect(remembered.body.retry_after_seconds).toBeLessThanOrEqual(retryAfter);
@@ -374,13 +399,13 @@ describe('refusals remembered', () => {
     // Nor was the signature claimed: Redis never saw it.
     expect(await redis.exists(`${prefix}:l2-seen:key-m:fresh`)).toBe(0);
     // Another key, and another route of this key, still ask Redis.
-    await expect(limiter.admitSigned('key-n', 'POST', '/order')).resolves.toMatchObject({ claim: 'new' });
-    await expect(limiter.admitSigned('key-m', 'DELETE', '/order')).resolves.toMatchObject({ claim: 'new' });
+    await expect(limiter.admitSigned(caller('n'), 'POST', '/order')).resolves.toMatchObject({ claim: 'new' });
+    await expect(limiter.admitSigned(caller('m'), 'DELETE', '/order')).resolves.toMatchObject({ claim: 'new' });
     expect(store.asked).toBe(asked + 2);
 
     // A token is back by the retry time the refusal gave: then Redis is asked again, and admits.
     await sleep(retryAfter * 1_000);
-    await expect(limiter.admitSigned('key-m', 'POST', '/order')).resolves.toMatchObject({ claim: 'new' });
+    await expect(limiter.admitSigned(caller('m'), 'POST', '/order')).resolves.toMatchObject({ claim: 'new' });
     expect(store.asked).toBe(asked + 3);
   });
 
@@ -418,17 +443,17 @@ describe('rate limits without Redis', () => {
     const raw = { socket: { remoteAddress: '203.0.113.9' }, headers: {} } as unknown as IncomingMessage;
     expect(await limiter.admitPublic(raw, 'GET', '/book')).toEqual({});
     expect(await limiter.admitPublic(raw, 'GET', '/tags')).toEqual({});
-    expect(await limiter.admitSigned('key-1', 'GET', '/data/trades')).toEqual({ claim: 'new', headers: {} });
+    expect(await limiter.admitSigned(caller('1'), 'GET', '/data/trades')).toEqual({ claim: 'new', headers: {} });
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/^rate limits not applied: /);
-    await expect(limiter.admitSigned('key-1', 'POST', '/order', { signature: 'signature', signedByMs: Date.now() })).rejects.toThrow();
+    await expect(limiter.admitSigned(caller('1'), 'POST', '/order', { signature: 'signature', signedByMs: Date.now() })).rejects.toThrow();
     down.disconnect();
   });
 
   it('say the signed writes (orders, cancels) they refuse, naming Redis and its error, once and then every 30 s at most', async () => {
     const { down, warnings, limiter } = withoutRedis();
     for (let i = 0; i < 50; i++) {
-      await expect(limiter.admitSigned('key-1', i % 2 ? 'DELETE' : 'POST', '/order', { signature: `signature-${i}`, signedByMs: Date.now() })).rejects.toThrow();
+      await expect(limiter.admitSigned(caller('1'), i % 2 ? 'DELETE' : 'POST', '/order', { signature: `signature-${i}`, signedByMs: Date.now() })).rejects.toThrow();
     }
     // Until 2026-11-27 none: every order and cancel was answered 503 without a line.
     expect(warnings).toEqual([expect.stringMatching(/^signed writes refused \(503\): Redis failed their replay check, 1 refused since the last such line: \S+/)]);
