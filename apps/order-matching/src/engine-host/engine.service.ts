@@ -5,6 +5,7 @@ import { MATCHING_STREAM } from '@exchange/contracts';
 import { errorMessage, HealthChecks, MESSAGING_ENV, NATS_CONNECTION, OutboxRelay, pgPool, untilDatabaseAvailable, type BaseEnv } from '@exchange/service-kit';
 import { MATCHING_ENV, type MatchingEnv } from '../config';
 import { expireOrders } from '../engine/cancel-orders';
+import { endOrdersOfResolvedMarkets } from '../engine/money';
 import { restateBooks } from '../engine/restated-books';
 import { runAt } from '../engine/run-at';
 import { EngineState } from '../engine/engine-state';
@@ -101,7 +102,12 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
       if (outbox.length) void this.relay?.offer(outbox);
       this.ordersVacuum.note(updatedOrders).catch((error: unknown) => this.logger.warn(`VACUUM orders failed: ${errorMessage(error)}`));
     };
-    if (loaded.restarted) await this.run(restateBooks);
+    if (loaded.restarted) {
+      await this.run((state, now) => {
+        endOrdersOfResolvedMarkets(state, now);
+        restateBooks(state, now);
+      });
+    }
     this.expiry.arm();
     this.timer = setInterval(() => this.ticks.forEach((tick) => tick(Date.now())), 1_000);
   }

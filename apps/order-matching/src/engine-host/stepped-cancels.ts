@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { CancelResult, Caller } from '@exchange/contracts';
+import { ok, type CancelResult, type Caller, type Reply } from '@exchange/contracts';
 import { MATCHING_ENV, type MatchingEnv } from '../config';
-import { callerOrderIds, cancelByIds, pullFromBooks } from '../engine/cancel-orders';
+import { callerOpenOrders, callerOrderIds, cancelByIds, pullOffBooks } from '../engine/cancel-orders';
+import { endResolvedOrders, resolve } from '../engine/money';
 import type { EngineState } from '../engine/engine-state';
 import type { OrderState } from '../engine/model';
 import { EngineService } from './engine.service';
@@ -10,7 +11,7 @@ import { EngineService } from './engine.service';
  * A trader's cancels of many orders, cut into engine commands of at most CANCEL_STEP_ORDERS orders, each
  * committed before the next is run: other traders' commands run and commit between them. As one command,
  * a cancel-all of 10,000 orders held every other order for 630-700 ms (docs/trading.md, "Large cancels").
- * The first step chooses the orders and takes them all off the books at once (pullFromBooks), so that no
+ * The first step chooses the orders and takes them all off the books at once (pullOffBooks), so that no
  * order trades with them from then on, as in one command; the steps end them and release what they hold.
  * Each step runs in the turn its predecessor's batch was written in, so the journal cannot be refusing it
  * (engine.service.ts run): short of a crash, which puts the orders back (restated-books.ts), every step runs.
@@ -36,18 +37,38 @@ export class SteppedCancels {
     return this.inSteps(caller, (state) => callerOrderIds(state, caller, keep));
   }
 
+  /**
+   * An operator's resolution (engine/money.ts resolve): the market closes in the first step, which takes
+   * all its orders off the book, and they end in steps; answered with how many the resolution ended.
+   */
+  async resolve(conditionId: string, winner: 0 | 1): Promise<Reply<{ canceled: number }>> {
+    const { value } = await this.engine.run((state, now) => resolve(state, conditionId, winner, now, this.step));
+    if (!value.ok) return value;
+    const ended = await this.laterSteps(value.data.later, 0, endResolvedOrders);
+    return ok({ canceled: ended.reduce((sum, count) => sum + count, value.data.canceled) });
+  }
+
   private async inSteps(caller: Caller, choose: (state: EngineState) => string[]): Promise<CancelResult> {
     let ids: string[] = [];
     const { value: result } = await this.engine.run((state, now) => {
       ids = choose(state);
-      if (ids.length > this.step) pullFromBooks(state, caller, ids, now);
+      if (ids.length > this.step) pullOffBooks(state, callerOpenOrders(state, caller, ids).open, now);
       return cancelByIds(state, caller, ids.slice(0, this.step), now);
     });
-    for (let from = this.step; from < ids.length; from += this.step) {
-      const { value } = await this.engine.run((state, now) => cancelByIds(state, caller, ids.slice(from, from + this.step), now));
+    for (const value of await this.laterSteps(ids, this.step, (state, slice, now) => cancelByIds(state, caller, slice, now))) {
       result.canceled.push(...value.canceled);
       Object.assign(result.not_canceled, value.not_canceled);
     }
     return result;
+  }
+
+  /** Runs `end` on the ids from `from` on, a step at a time, each command after the previous one's commit. */
+  private async laterSteps<T>(ids: string[], from: number, end: (state: EngineState, slice: string[], now: number) => T): Promise<T[]> {
+    const values: T[] = [];
+    for (let at = from; at < ids.length; at += this.step) {
+      const slice = ids.slice(at, at + this.step);
+      values.push((await this.engine.run((state, now) => end(state, slice, now))).value);
+    }
+    return values;
   }
 }

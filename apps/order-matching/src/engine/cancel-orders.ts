@@ -41,19 +41,28 @@ export function cancelOrders(state: EngineState, orders: Iterable<OrderState>, n
 }
 
 /**
- * Takes the caller's open orders named by id off their books and nothing else: they stay open, with what
- * they reserved, until cancelOrders ends them (a later step of a large cancel, stepped-cancels.ts), and
- * no order can trade with them meanwhile. Their book changes are recorded now; a restart before their
- * end puts them back on the books, and restates the books for market data (engine.service.ts).
+ * Takes open orders off their books and nothing else: they stay open, with what they reserved, until
+ * cancelOrders ends them (a later step of a large cancel or resolution, stepped-cancels.ts), and no
+ * order can trade with them meanwhile. Their book changes are recorded now; a restart before their end
+ * puts them back on the books, and restates the books for market data (engine.service.ts).
  */
-export function pullFromBooks(state: EngineState, caller: Caller, ids: string[], now: number): void {
-  const accounts = callerAccounts(state, caller);
+export function pullOffBooks(state: EngineState, orders: Iterable<OrderState>, now: number): void {
   const left = new LeftLevels();
-  for (const id of ids) {
-    const order = state.orders.get(id);
-    if (order && holds(caller, accounts, order) && isOpen(order)) left.take(state, order);
-  }
+  for (const order of orders) left.take(state, order);
   left.record(state, now);
+}
+
+/** The caller's open orders among `ids` (each once), and the ids that are not such an order. */
+export function callerOpenOrders(state: EngineState, caller: Caller, ids: string[]): { open: OrderState[]; notFound: string[] } {
+  const accounts = callerAccounts(state, caller);
+  const open: OrderState[] = [];
+  const notFound: string[] = [];
+  for (const id of new Set(ids)) {
+    const order = state.orders.get(id);
+    if (order && holds(caller, accounts, order) && isOpen(order)) open.push(order);
+    else notFound.push(id);
+  }
+  return { open, notFound };
 }
 
 /**
@@ -80,19 +89,12 @@ export function callerOrderIds(state: EngineState, caller: Caller, keep: (order:
 
 /** Cancels the caller's orders by id; ids of others' orders read as not found. Duplicates are ignored. */
 export function cancelByIds(state: EngineState, caller: Caller, ids: string[], now: number): CancelResult {
-  const result: CancelResult = { canceled: [], not_canceled: {} };
-  const accounts = callerAccounts(state, caller);
-  const ending: OrderState[] = [];
-  for (const id of new Set(ids)) {
-    const order = state.orders.get(id);
-    if (!order || !holds(caller, accounts, order) || !isOpen(order)) result.not_canceled[id] = "order can't be found - already canceled or matched";
-    else {
-      ending.push(order);
-      result.canceled.push(id);
-    }
-  }
-  cancelOrders(state, ending, now);
-  return result;
+  const { open, notFound } = callerOpenOrders(state, caller, ids);
+  cancelOrders(state, open, now);
+  return {
+    canceled: open.map((order) => order.id),
+    not_canceled: Object.fromEntries(notFound.map((id) => [id, "order can't be found - already canceled or matched"])),
+  };
 }
 
 /** Cancels the GTD orders whose end has come (gtd-expiration.ts), by expiration then seq; returns their ids. */

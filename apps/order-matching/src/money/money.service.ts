@@ -20,8 +20,9 @@ import { toChecksumAddress } from '@exchange/chain';
 import type { EngineState } from '../engine/engine-state';
 import { fundingAccount } from '../engine/caller-accounts';
 import { COLLATERAL } from '../engine/ledger';
-import { audit, deposit, merge, redeem, resolve, split, withdraw } from '../engine/money';
+import { audit, deposit, merge, redeem, split, withdraw } from '../engine/money';
 import { EngineService } from '../engine-host/engine.service';
+import { SteppedCancels } from '../engine-host/stepped-cancels';
 import { OneAtATime } from '../journal/one-at-a-time';
 
 /** Operator and trader money moves, each a command of the engine answered after its commit. */
@@ -30,7 +31,10 @@ export class MoneyService {
   /** Binds, in the order they arrive (`bindWallet`). */
   private readonly binds = new OneAtATime();
 
-  constructor(private readonly engine: EngineService) {}
+  constructor(
+    private readonly engine: EngineService,
+    private readonly cancels: SteppedCancels,
+  ) {}
 
   deposit(request: MoneyMoveRequest) {
     return this.external(request, deposit);
@@ -60,8 +64,8 @@ export class MoneyService {
     const named = String(request.winningOutcome).toLowerCase();
     const winner = typeof request.winningOutcome === 'number' ? request.winningOutcome : market.outcomes.findIndex((o) => o.toLowerCase() === named);
     if (winner !== 0 && winner !== 1) return fail('invalid_request', `winningOutcome must be 0, 1 or an outcome's name in any case (${market.outcomes.join(', ')})`);
-    const { value } = await this.engine.run((state, now) => resolve(state, conditionId, winner, now));
-    return value.ok ? ok({ conditionId, winningOutcome: winner, canceled: value.data.canceled }) : value;
+    const resolved = await this.cancels.resolve(conditionId, winner);
+    return resolved.ok ? ok({ conditionId, winningOutcome: winner, canceled: resolved.data.canceled }) : resolved;
   }
 
   /**

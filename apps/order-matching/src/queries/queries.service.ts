@@ -58,7 +58,8 @@ export class QueriesService {
 
   /**
    * Those of the orders that are the caller's and rest in a book now, in the order given (order scoring):
-   * from memory, where every resting order is, as its book matches against it.
+   * from memory, where every resting order is, as its book matches against it. An order a large cancel
+   * took off its book is open until its step ends it, but no longer rests (scored until then before a probe).
    */
   liveOrders(caller: Caller, orderIds: string[]): Reply<LiveOrderTerms[]> {
     const state = this.engine.state;
@@ -66,7 +67,7 @@ export class QueriesService {
     const live: LiveOrderTerms[] = [];
     for (const id of orderIds) {
       const order = state.orders.get(id);
-      if (order && (order.owner === caller.apiKey || accounts.includes(order.maker))) {
+      if (order && (order.owner === caller.apiKey || accounts.includes(order.maker)) && state.markets.get(order.conditionId)!.book.order(order.seq)) {
         live.push({ id: order.id, token_id: order.tokenId, price: order.price, remaining: order.size - order.matched });
       }
     }

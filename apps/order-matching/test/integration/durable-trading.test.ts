@@ -2,7 +2,7 @@ import { Pool } from 'pg';
 import { eventually, readStream, until } from '@exchange/testing';
 import { MATCHING_BATCH_SUBJECT, MAX_EVENTS_PER_MESSAGE, type MatchingEventBatch, type TradeEvent } from '@exchange/contracts';
 import { COLLATERAL } from '../../src/engine/ledger';
-import { audit } from '../../src/engine/money';
+import { audit, resolve } from '../../src/engine/money';
 import { EndedOrderIds } from '../../src/engine/ended-order-ids';
 import { loadPastIds } from '../../src/journal/state-loader';
 import { anOrder, traderOf } from '../support/engine-fixture';
@@ -198,8 +198,8 @@ describe('order-matching on real PostgreSQL and NATS', () => {
   });
 
   it('journals and publishes a batch too large for one message as several, in order', async () => {
-    // A market and a trader of their own: the resolution, one command however many orders it ends,
-    // cancels exactly the orders placed here.
+    // A market and a trader of their own: the resolution, run as one command (an operator's runs in
+    // steps of CANCEL_STEP_ORDERS), cancels exactly the orders placed here.
     const market = `0x${'ef'.repeat(32)}`;
     await om.publishMarket(aMarketSnapshot(market, ['601', '602']));
     const frank = traderOf(6);
@@ -218,7 +218,8 @@ describe('order-matching on real PostgreSQL and NATS', () => {
       placed.push(...results.flat().map((r) => r.orderID));
     }
     // A cancellation event per order, then one book change and the resolution: 1,202 events in one batch.
-    await om.data('matching.admin.resolve.v1', { conditionId: market, winningOutcome: 'Yes' });
+    await om.engine().run((state, now) => resolve(state, market, 0, now));
+    await om.expectConserved();
 
     const resolutionMessages = async () =>
       (await readStream(om.prefix, 'MATCHING'))

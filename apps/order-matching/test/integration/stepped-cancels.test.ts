@@ -3,7 +3,8 @@ import type { Caller, MatchingEventBatch } from '@exchange/contracts';
 import { RpcClient } from '@exchange/service-kit';
 import { readStream, rpcCalls, TEST_NATS_URL, until } from '@exchange/testing';
 import { Side } from '../../src/core';
-import { pullFromBooks } from '../../src/engine/cancel-orders';
+import { pullOffBooks } from '../../src/engine/cancel-orders';
+import { resolve } from '../../src/engine/money';
 import { anOrder, traderOf } from '../support/engine-fixture';
 import { aMarketSnapshot, startMatching, type MatchingUnderTest } from '../support/matching-harness';
 
@@ -87,10 +88,14 @@ describe('cancels of many orders, one step at a time, on real PostgreSQL and NAT
   it('puts orders pulled by a step that never ended them back on the books at a restart, and restates the books for market data', async () => {
     const orders = await rest(alice, '0.25', 3);
     // A first step's batch, committed, and no later one: a crash between the steps.
-    await om.engine().run((state, now) => pullFromBooks(state, alice, orders, now));
+    await om.engine().run((state, now) => pullOffBooks(state, orders.map((id) => state.orders.get(id)!), now));
     const book = () => om.engine().state.markets.get(CONDITION)!.book;
     expect(book().levelSize(Side.BID, 250_000)).toBe(0);
+    // Open until their step, yet no longer resting: not scored (order scoring asks this).
+    const live = async () => (await om.data('matching.orders.live.v1', { caller: alice, orderIds: orders })).map((o) => o.id);
+    expect(await live()).toEqual([]);
     await om.restart();
+    expect(await live()).toEqual(orders);
 
     expect(book().levelSize(Side.BID, 250_000)).toBe(15_000_000);
     const bookChanges = await until(async () => {
@@ -105,5 +110,52 @@ describe('cancels of many orders, one step at a time, on real PostgreSQL and NAT
     ]);
     expect(bookChanges.map((c) => c.bookSeq)).toEqual(bookChanges.map((_, i) => i + 1));
     expect(await om.data('matching.orders.cancel-all.v1', { caller: alice })).toEqual({ canceled: orders, not_canceled: {} });
+  });
+
+  describe('resolutions', () => {
+    const market = (n: number) => ({ conditionId: `0x${String(n).repeat(64)}`, yes: `9${n}1`, no: `9${n}2` });
+    const restOn = async (m: ReturnType<typeof market>, count: number): Promise<string[]> => {
+      await om.publishMarket(aMarketSnapshot(m.conditionId, [m.yes, m.no]));
+      const results = await om.data('matching.orders.place.v1', {
+        placements: [{ caller: alice, orders: Array.from({ length: count }, () => anOrder(alice, { token: m.yes, side: 'BUY', price: '0.20', size: '5' })) }],
+      });
+      return results[0]!.map((r) => r.orderID);
+    };
+
+    it("close the market in their first step and end its orders in steps, other traders' commands running between them", async () => {
+      const m = market(7);
+      const orders = await restOn(m, 12);
+      const [resolved, placed] = await Promise.all([
+        concurrent.data('matching.admin.resolve.v1', { conditionId: m.conditionId, winningOutcome: 'Yes' }),
+        concurrent.data('matching.orders.place.v1', { placements: [{ caller: bob, orders: [anOrder(bob, { token: YES, side: 'BUY', price: '0.10', size: '5' })] }] }),
+      ]);
+      expect(resolved).toEqual({ conditionId: m.conditionId, winningOutcome: 0, canceled: 12 });
+      const bobs = placed[0]![0]!;
+      const events = await until(async () => {
+        const all = (await readStream(om.prefix, 'MATCHING')).flatMap((msg) => (msg.data as MatchingEventBatch).events ?? []);
+        return all.some((e) => e.type === 'order' && e.data.id === bobs.orderID) && all.filter((e) => e.type === 'order' && orders.includes(e.data.id) && e.data.type === 'CANCELLATION').length === 12 ? all : undefined;
+      }, 10_000, 'the resolution published');
+      const bobAt = events.findIndex((e) => e.type === 'order' && e.data.id === bobs.orderID);
+      const resolvedAt = events.findIndex((e) => e.type === 'market-resolved' && e.data.conditionId === m.conditionId);
+      const lastCancelAt = events.findIndex((e) => e.type === 'order' && e.data.type === 'CANCELLATION' && e.data.id === orders[11]);
+      expect(resolvedAt).toBeLessThan(bobAt);
+      expect(bobAt).toBeLessThan(lastCancelAt);
+      expect(om.engine().state.byMarket.of(m.conditionId).size).toBe(0);
+      await om.expectConserved();
+      await om.data('matching.orders.cancel-all.v1', { caller: bob });
+    });
+
+    it('left unfinished by a stop are finished at the restart', async () => {
+      const m = market(8);
+      const orders = await restOn(m, 3);
+      // A first step's batch, committed, and no later one: a crash between the steps.
+      const { value } = await om.engine().run((state, now) => resolve(state, m.conditionId, 1, now, 1));
+      expect(value).toEqual({ ok: true, data: { canceled: 1, later: orders.slice(1) } });
+      await om.restart();
+      expect(om.engine().state.byMarket.of(m.conditionId).size).toBe(0);
+      const ended = await om.engine().pool.query<{ id: string; status: string }>('SELECT id, status FROM orders WHERE id = ANY($1) ORDER BY seq', [orders]);
+      expect(ended.rows).toEqual(orders.map((id) => ({ id, status: 'CANCELED_MARKET_RESOLVED' })));
+      expect(om.engine().state.ledger.get(alice.address, 'COLLATERAL').reserved).toBe(0);
+    });
   });
 });

@@ -1,6 +1,6 @@
-import { callerOrderIds, callerOrders, cancelByIds, expireOrders, pullFromBooks } from '../../../src/engine/cancel-orders';
+import { callerOpenOrders, callerOrderIds, callerOrders, cancelByIds, expireOrders, pullOffBooks } from '../../../src/engine/cancel-orders';
 import { COLLATERAL } from '../../../src/engine/ledger';
-import { audit, merge, redeem, resolve, split, withdraw } from '../../../src/engine/money';
+import { audit, endOrdersOfResolvedMarkets, endResolvedOrders, merge, redeem, resolve, split, withdraw } from '../../../src/engine/money';
 import { placeOrder } from '../../../src/engine/place-order';
 import type { EngineState } from '../../../src/engine/engine-state';
 import { ExpiryQueue } from '../../../src/engine/expiry-queue';
@@ -115,7 +115,7 @@ describe('cancels', () => {
     const bobs = placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.35', size: '5' }), NOW).orderID;
     state.takeEffects();
 
-    pullFromBooks(state, alice, [...mine, bobs], NOW);
+    pullOffBooks(state, callerOpenOrders(state, alice, [...mine, bobs]).open, NOW);
     const pulled = state.takeEffects();
     expect(pulled.events).toEqual([
       { type: 'book', data: { conditionId: CONDITION, bookSeq: 5, changes: [{ side: 'BID', price: '300000', size: '0' }, { side: 'BID', price: '350000', size: '5000000' }], timestamp: NOW } },
@@ -273,7 +273,7 @@ describe('money moves, resolution and redemption', () => {
     expectConserved(state);
     placeOrder(state, alice, anOrder(alice, { token: NO, side: 'SELL', price: '0.40', size: '10' }), 3);
 
-    expect(resolve(state, CONDITION, 0, 4)).toEqual({ ok: true, data: { canceled: 1 } });
+    expect(resolve(state, CONDITION, 0, 4)).toEqual({ ok: true, data: { canceled: 1, later: [] } });
     expect([...state.effects.orders.values()].filter((o) => o.status === 'CANCELED_MARKET_RESOLVED')).toHaveLength(1);
     expect(redeem(state, bob.address, CONDITION)).toEqual({ ok: true, data: { payout: 10_000_000 } });
     expect(redeem(state, alice.address, CONDITION)).toEqual({ ok: true, data: { payout: 0 } });
@@ -301,13 +301,62 @@ describe('money moves, resolution and redemption', () => {
     const a2 = place(alice, NO);
     state.takeEffects();
 
-    expect(resolve(state, CONDITION, 1, 2)).toEqual({ ok: true, data: { canceled: 3 } });
+    expect(resolve(state, CONDITION, 1, 2)).toEqual({ ok: true, data: { canceled: 3, later: [] } });
     expect(canceledInEvents(state)).toEqual([a1, b1, a2]);
     expect(state.effects.orders.get(b1)?.status).toBe('CANCELED_MARKET_RESOLVED');
     expect([...state.orders.keys()]).toEqual([o1, o2]);
     expect(other.book.size).toBe(2);
     expect(state.byMarket.of(CONDITION).size).toBe(0);
     expectIndexesAgree(state);
+    expectConserved(state);
+  });
+});
+
+describe('resolution in steps', () => {
+  /** Alice's three bids and bob's SELL of 5 YES, resting on the fixture's market. */
+  function restingMarket() {
+    const state = newEngine();
+    fund(state, alice, '10');
+    fund(state, bob, '10');
+    split(state, bob.address, CONDITION, 5_000_000);
+    const bids = ['0.20', '0.25', '0.30'].map((price) => placeOrder(state, alice, anOrder(alice, { side: 'BUY', price, size: '5' }), 1).orderID);
+    const ask = placeOrder(state, bob, anOrder(bob, { side: 'SELL', price: '0.60', size: '5' }), 1).orderID;
+    state.takeEffects();
+    return { state, ids: [...bids, ask] };
+  }
+
+  it('closes the market and takes every order off the book at once, then ends the rest in later steps', () => {
+    const { state, ids } = restingMarket();
+    const first = resolve(state, CONDITION, 0, 2, 2);
+    expect(first).toEqual({ ok: true, data: { canceled: 2, later: ids.slice(2) } });
+    expect(state.markets.get(CONDITION)).toMatchObject({ winningOutcome: 0, acceptingOrders: false });
+    expect(state.markets.get(CONDITION)!.book.size).toBe(0);
+    const effects = state.takeEffects();
+    expect(effects.events.map((e) => e.type)).toEqual(['book', 'order', 'order', 'market-resolved']);
+    expectConserved(state);
+
+    // Between the steps: bob's shares are still held by his order, so a redemption waits for the last step.
+    expect(redeem(state, bob.address, CONDITION)).toMatchObject({ ok: false, status: 425, body: { code: 'too_early', retry_after_seconds: 1 } });
+    // An order of a later step ended otherwise (alice cancels it) is not counted by the step.
+    expect(cancelByIds(state, alice, [ids[2]!], 3).canceled).toEqual([ids[2]]);
+    expect(endResolvedOrders(state, first.ok ? first.data.later : [], 4)).toBe(1);
+    expect(state.effects.orders.get(ids[3]!)).toMatchObject({ status: 'CANCELED_MARKET_RESOLVED', reserved: 0 });
+    // Every order ended with no book change after the first step's.
+    expect(state.takeEffects().events.map((e) => e.type)).toEqual(['order', 'order']);
+    expect(state.orders.size).toBe(0);
+    expect(redeem(state, bob.address, CONDITION)).toEqual({ ok: true, data: { payout: 5_000_000 } });
+    expectIndexesAgree(state);
+    expectConserved(state);
+  });
+
+  it('are finished at start when the engine stopped between them', () => {
+    const { state, ids } = restingMarket();
+    resolve(state, CONDITION, 1, 2, 1);
+    state.takeEffects();
+    endOrdersOfResolvedMarkets(state, 3);
+    expect(ids.slice(1).map((id) => state.effects.orders.get(id)?.status)).toEqual(Array(3).fill('CANCELED_MARKET_RESOLVED'));
+    expect(state.orders.size).toBe(0);
+    expect(balanceOf(state, alice, COLLATERAL)).toEqual({ available: 10_000_000, reserved: 0 });
     expectConserved(state);
   });
 });
@@ -325,7 +374,7 @@ describe('resolution of a neg-risk event', () => {
     for (const market of [CONDITION, sibling, elsewhere]) expect(split(state, alice.address, market, 10_000_000).ok).toBe(true);
     const resting = placeOrder(state, alice, { ...anOrder(alice, { token: '3333', side: 'SELL', price: '0.60', size: '5' }), exchange: 'negRisk' }, 1);
     expect(resting).toMatchObject({ success: true, status: 'live' });
-    expect(resolve(state, CONDITION, 0, 1)).toEqual({ ok: true, data: { canceled: 0 } });
+    expect(resolve(state, CONDITION, 0, 1)).toEqual({ ok: true, data: { canceled: 0, later: [] } });
     // Accepted until the eighteenth session: two winners of mutually exclusive outcomes.
     expect(resolve(state, sibling, 0, 2)).toEqual({
       ok: false,
@@ -334,7 +383,7 @@ describe('resolution of a neg-risk event', () => {
     });
     expect(state.markets.get(sibling)!.winningOutcome).toBe(-1);
     expectConserved(state);
-    expect(resolve(state, sibling, 1, 3)).toEqual({ ok: true, data: { canceled: 1 } });
+    expect(resolve(state, sibling, 1, 3)).toEqual({ ok: true, data: { canceled: 1, later: [] } });
     expect(balanceOf(state, alice, '3333')).toEqual({ available: 10_000_000, reserved: 0 });
     expect(resolve(state, elsewhere, 0, 4)).toMatchObject({ ok: true });
     expectConserved(state);
