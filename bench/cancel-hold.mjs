@@ -1,14 +1,15 @@
 // How long one account's large cancel holds other traders' orders, against a running exchange
 // (./scripts/start.sh first).
 //
-//   node cancel-hold.mjs [--base http://127.0.0.1:8080] [--orders 10000] [--rate 200] [--mode cancel-all|resolve]
+//   node cancel-hold.mjs [--base http://127.0.0.1:8080] [--orders 10000] [--rate 200] [--mode cancel-all|resolve|expire] [--expire-in 25]
 //
 // One wallet rests --orders bids of 5 shares at 0.01-0.30 on a fresh market (POST /orders of 15, within
 // its rate limit of 2,400 orders per 10 s, then 240 a second: a batch refused with 429 is sent again after
 // its Retry-After; start the exchange with RATE_LIMIT_SCALE=10 to rest them at once), while two
 // other traders place crossing orders at --rate per second on an open-loop schedule (latency from each
 // order's scheduled time). 1.5 s in, the wallet sends DELETE /cancel-all (or the operator resolves the
-// market: --mode resolve). Printed: how long the cancel took to answer, and the other traders' latencies
+// market: --mode resolve; or the wallet's bids, all GTD, come due in the same second --expire-in seconds
+// after the start: --mode expire, timed until the wallet's open orders read none). Printed: how long the cancel took to answer, and the other traders' latencies
 // before it and over the whole run: how long the cancel held them (docs/trading.md, "Large cancels").
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -21,6 +22,9 @@ const BASE = args.base ?? 'http://127.0.0.1:8080';
 const ORDERS = Number(args.orders ?? 10_000);
 const RATE = Number(args.rate ?? 200);
 const MODE = args.mode ?? 'cancel-all';
+/** --mode expire: when the bids leave the book (unix ms, a whole second); their expiration is 60 s later (docs/trading.md). */
+const DUE_MS = (Math.ceil(Date.now() / 1000) + Number(args['expire-in'] ?? 25)) * 1000;
+const EXPIRATION = MODE === 'expire' ? DUE_MS / 1000 + 60 : 0;
 const ADMIN = { authorization: `Bearer ${process.env.ADMIN_TOKEN ?? 'dev-admin-token-change-me'}`, 'content-type': 'application/json' };
 
 async function call(method, path, headers, body) {
@@ -55,7 +59,7 @@ const placing = performance.now();
 for (let from = 0; from < ORDERS; from += 15 * 16) {
   const requests = [];
   for (let i = from; i < Math.min(ORDERS, from + 15 * 16); i += 15) {
-    const orders = Array.from({ length: Math.min(15, ORDERS - i) }, (_, j) => JSON.parse(orderBody(big, bigCreds, yes, 'BUY', 5_000_000, (1 + ((i + j) % 30)) * 50_000)));
+    const orders = Array.from({ length: Math.min(15, ORDERS - i) }, (_, j) => JSON.parse(orderBody(big, bigCreds, yes, 'BUY', 5_000_000, (1 + ((i + j) % 30)) * 50_000, EXPIRATION)));
     const body = JSON.stringify(orders);
     requests.push((async () => {
       for (;;) {
@@ -69,6 +73,11 @@ for (let from = 0; from < ORDERS; from += 15 * 16) {
   await Promise.all(requests);
 }
 console.log(`rested ${ORDERS} orders of one wallet in ${(performance.now() - placing).toFixed(0)} ms`);
+
+if (MODE === 'expire') {
+  if (Date.now() > DUE_MS - 2_000) throw new Error('the bids were still being placed 2 s before they came due: raise --expire-in');
+  await sleep(DUE_MS - 1_500 - Date.now());
+}
 
 // The other traders: a SELL at 0.50 and a BUY at 0.49 in turn, neither touching the wallet's bids.
 const answers = [];
@@ -89,20 +98,30 @@ const flow = (async () => {
   }
   await Promise.all(inFlight);
 })();
-await sleep(1_500);
+/** --mode expire: polls the wallet's open orders until none is left; answers when that was seen. */
+async function untilExpired() {
+  for (;;) {
+    const open = await call('GET', '/data/orders', l2Headers(big, bigCreds, '', '/data/orders', 'GET'));
+    if (open.status === 200 && open.body.count === 0) return { status: 200 };
+    await sleep(20);
+  }
+}
+await sleep(MODE === 'expire' ? DUE_MS - Date.now() : 1_500);
 const sent = performance.now();
 const cancelled =
   MODE === 'resolve'
     ? await call('POST', `/admin/markets/${conditionId}/resolve`, ADMIN, JSON.stringify({ winningOutcome: 'Yes' }))
-    : await call('DELETE', '/cancel-all', l2Headers(big, bigCreds, '', '/cancel-all', 'DELETE'));
+    : MODE === 'expire'
+      ? await untilExpired()
+      : await call('DELETE', '/cancel-all', l2Headers(big, bigCreds, '', '/cancel-all', 'DELETE'));
 const took = performance.now() - sent;
 await sleep(1_500);
 running = false;
 await flow;
 if (MODE !== 'resolve') await call('POST', `/admin/markets/${conditionId}/resolve`, ADMIN, JSON.stringify({ winningOutcome: 'Yes' }));
 
-const count = MODE === 'resolve' ? '' : `, ${cancelled.body?.canceled?.length} cancelled`;
-console.log(`${MODE}: ${cancelled.status}${count}, answered in ${took.toFixed(0)} ms`);
+const count = MODE === 'cancel-all' ? `, ${cancelled.body?.canceled?.length} cancelled` : '';
+console.log(`${MODE}: ${cancelled.status}${count}, ${MODE === 'expire' ? 'all ended' : 'answered'} in ${took.toFixed(0)} ms`);
 const before = sorted(answers.filter((a) => a.due < sent - 200).map((a) => a.ms));
 const all = sorted(answers.map((a) => a.ms));
 const statuses = Object.entries(answers.reduce((m, a) => ({ ...m, [a.status]: (m[a.status] ?? 0) + 1 }), {})).map(([s, n]) => `${s}: ${n}`).join(', ');

@@ -35,8 +35,8 @@ export async function credentials(call, trader) {
   return response.body;
 }
 
-/** The JSON body of POST /order: a GTC order; BUY pays `collateral` for `shares`, SELL the reverse. */
-export function orderBody(trader, creds, tokenId, side, shares, collateral) {
+/** The JSON body of POST /order: a GTC order, or a GTD one with an `expiration` (unix s); BUY pays `collateral` for `shares`, SELL the reverse. */
+export function orderBody(trader, creds, tokenId, side, shares, collateral, expiration = 0) {
   const [makerAmount, takerAmount] = side === 'BUY' ? [collateral, shares] : [shares, collateral];
   const order = {
     salt: randomBytes(6).readUIntBE(0, 6),
@@ -48,12 +48,12 @@ export function orderBody(trader, creds, tokenId, side, shares, collateral) {
     side,
     signatureType: 0,
     timestamp: String(Date.now()),
-    expiration: '0',
+    expiration: String(expiration),
     metadata: ZERO32,
     builder: ZERO32,
   };
   const digest = chain.orderV2Digest(order, { chainId: CHAIN_ID, verifyingContract: EXCHANGE });
-  return JSON.stringify({ order: { ...order, signature: trader.sign(digest) }, owner: creds.apiKey, orderType: 'GTC' });
+  return JSON.stringify({ order: { ...order, signature: trader.sign(digest) }, owner: creds.apiKey, orderType: expiration ? 'GTD' : 'GTC' });
 }
 
 /** Fresh L2 headers for a request of `body` to `path` (a POST unless `method` says otherwise). */

@@ -21,7 +21,7 @@ export const matchingEnvSchema = baseEnvSchema.extend({
    */
   MATCHING_STREAM_MAX_AGE_HOURS: z.coerce.number().int().min(1).max(87_600).default(168),
   DB_POOL_SIZE: z.coerce.number().int().min(2).max(100).default(10),
-  /** The most orders one engine command of a cancel, a resolution or GTD expiries ends; more are cut into steps (engine-host/stepped-cancels.ts, engine/cancel-orders.ts expireOrders). */
+  /** The most orders one engine command of a trader's cancel or a resolution ends; more are cut into steps (engine-host/stepped-cancels.ts). */
   CANCEL_STEP_ORDERS: z.coerce.number().int().min(1).max(100_000).default(500),
   /** The most resting orders one order may trade with; one that would take more is refused whole (docs/trading.md, "Matching"). */
   MAX_MAKERS_PER_ORDER: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_MAX_MAKERS_PER_ORDER),

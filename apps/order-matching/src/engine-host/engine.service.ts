@@ -4,7 +4,7 @@ import type { Pool } from 'pg';
 import { MATCHING_STREAM } from '@exchange/contracts';
 import { errorMessage, HealthChecks, MESSAGING_ENV, NATS_CONNECTION, OutboxRelay, pgPool, untilDatabaseAvailable, type BaseEnv } from '@exchange/service-kit';
 import { MATCHING_ENV, type MatchingEnv } from '../config';
-import { endExpiring, expireOrders } from '../engine/cancel-orders';
+import { expireOrders } from '../engine/cancel-orders';
 import { endOrdersOfResolvedMarkets } from '../engine/money';
 import { restateBooks } from '../engine/restated-books';
 import { runAt } from '../engine/run-at';
@@ -49,11 +49,9 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
   private readonly expiry = new ExpiryTimer(
     () => this.state.nextExpiry(),
     (now) => {
-      if (expireOrders(this.state, now).length) void this.commit().then(() => this.endExpiredInSteps());
+      if (expireOrders(this.state, now).length) void this.commit();
     },
   );
-  /** Whether endExpiredInSteps is running. */
-  private endingExpired = false;
 
   constructor(
     @Inject(MATCHING_ENV) private readonly env: MatchingEnv,
@@ -69,7 +67,6 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
         newId: () => tradeIds.next(),
         maxMakersPerOrder: env.MAX_MAKERS_PER_ORDER,
         maxOpenOrdersPerAccount: env.MAX_OPEN_ORDERS_PER_ACCOUNT,
-        expiryStepOrders: env.CANCEL_STEP_ORDERS,
       });
     this.current = this.newState();
     this.pool = pgPool('queries', { connectionString: env.DATABASE_URL, max: env.DB_POOL_SIZE });
@@ -101,7 +98,6 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
     });
     await this.relay.start();
     this.onTick(() => void this.checkpoint());
-    this.onTick(() => void this.endExpiredInSteps());
     this.commits.onCommitted = ({ outbox, updatedOrders }) => {
       if (outbox.length) void this.relay?.offer(outbox);
       this.ordersVacuum.note(updatedOrders).catch((error: unknown) => this.logger.warn(`VACUUM orders failed: ${errorMessage(error)}`));
@@ -146,25 +142,7 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
     const value = runAt(this.state, Date.now(), command);
     this.expiry.arm();
     const batchId = await this.commit();
-    if (this.state.expiring.length > 0) void this.endExpiredInSteps();
     return { value, batchId };
-  }
-
-  /**
-   * Ends the expired orders waiting in `expiring` (expireOrders: more came due at once than a step), a
-   * step per command, each after the previous one's commit. While the journal cannot write, the step
-   * fails and the rest wait for the next commit or tick.
-   */
-  private async endExpiredInSteps(): Promise<void> {
-    if (this.endingExpired) return;
-    this.endingExpired = true;
-    try {
-      while (this.state.expiring.length > 0) await this.run(endExpiring);
-    } catch {
-      // The journal's failure, said by GroupCommit; a fatal one ends the process.
-    } finally {
-      this.endingExpired = false;
-    }
   }
 
   private commit(): Promise<string> {

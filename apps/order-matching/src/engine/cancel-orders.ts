@@ -97,26 +97,9 @@ export function cancelByIds(state: EngineState, caller: Caller, ids: string[], n
   };
 }
 
-/**
- * Cancels the GTD orders whose end has come (gtd-expiration.ts), by expiration then seq; returns their
- * ids. When more are due at once than `expiryStepOrders` (a market maker's quotes of one expiration),
- * all leave their books now, so that no command matches them, and only the first step ends now: the
- * rest wait in `expiring` for endExpiring, each step a command of its own (engine.service.ts), as one
- * command of 10,000 held every other order as a cancel-all of that size did.
- */
+/** Cancels the GTD orders whose end has come (gtd-expiration.ts), by expiration then seq; returns their ids. */
 export function expireOrders(state: EngineState, now: number): string[] {
   const expired = state.takeExpired(now);
-  const step = state.settings.expiryStepOrders ?? Infinity;
-  if (expired.length > step) {
-    pullOffBooks(state, expired, now);
-    state.expiring.push(...expired.slice(step));
-  }
-  cancelOrders(state, expired.slice(0, step), now);
+  cancelOrders(state, expired, now);
   return expired.map((order) => order.id);
-}
-
-/** The next step of the expired orders still to be ended: those of them still open (a cancel or a resolution may have ended one meanwhile). */
-export function endExpiring(state: EngineState, now: number): void {
-  const step = state.expiring.splice(0, state.settings.expiryStepOrders ?? Infinity);
-  cancelOrders(state, step.filter(isOpen), now);
 }

@@ -17,8 +17,6 @@ export interface EngineSettings {
   maxMakersPerOrder?: number;
   /** The most orders one account may have resting (`MAX_OPEN_ORDERS_PER_ACCOUNT`); DEFAULT_MAX_OPEN_ORDERS_PER_ACCOUNT when left out. */
   maxOpenOrdersPerAccount?: number;
-  /** The most GTD orders one command ends (`CANCEL_STEP_ORDERS`); more due at once end in steps (cancel-orders.ts expireOrders); no limit when left out. */
-  expiryStepOrders?: number;
 }
 
 /**
@@ -68,8 +66,6 @@ export class EngineState {
   readonly totals = { deposits: 0, withdrawals: 0 };
   readonly moneyReferences = new MoneyReferences();
   readonly wallets = new DepositWallets();
-  /** GTD orders that came due and were taken off their books, still to be ended (a step at a time: endExpiring). */
-  readonly expiring: OrderState[] = [];
   /** Per market, the sequence number of its last book event. */
   readonly bookSeq = new Map<string, number>();
   nextSeq = 1;

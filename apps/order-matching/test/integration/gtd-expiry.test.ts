@@ -1,5 +1,4 @@
-import type { MatchingEventBatch } from '@exchange/contracts';
-import { readStream, until } from '@exchange/testing';
+import { until } from '@exchange/testing';
 import { COLLATERAL } from '../../src/engine/ledger';
 import { anOrder, traderOf } from '../support/engine-fixture';
 import { aMarketSnapshot, startMatching, type MatchingUnderTest } from '../support/matching-harness';
@@ -64,38 +63,4 @@ describe('GTD expiry, on real PostgreSQL and NATS', () => {
     expect(gone - end).toBeLessThan(LATE_MS);
     await om.expectConserved();
   }, 60_000);
-});
-
-describe('GTD orders due at once, more than a step', () => {
-  let om: MatchingUnderTest;
-
-  beforeAll(async () => {
-    om = await startMatching({ CANCEL_STEP_ORDERS: '4' });
-    await om.publishMarket(aMarketSnapshot(CONDITION, [YES, '702']));
-    await om.data('matching.admin.deposit.v1', { address: alice.address, amount: '100' });
-  });
-  afterAll(() => om.stop());
-
-  it('leave the book together at their second and end in steps, each its own batch', async () => {
-    const end = (Math.floor(Date.now() / 1000) + 3) * 1000;
-    const orders = Array.from({ length: 10 }, () => anOrder(alice, { token: YES, side: 'BUY', price: '0.25', size: '5', type: 'GTD', expiration: end / 1000 + 60 }));
-    const placed = await om.data('matching.orders.place.v1', { placements: [{ caller: alice, orders }] });
-    const ids = placed[0]!.map((r) => r.orderID);
-    await until(async () => (ids.some((id) => om.engine().state.orders.has(id)) ? undefined : true), end - Date.now() + LATE_MS + 5_000, 'every order ended');
-    expect(om.engine().state.expiring).toEqual([]);
-    expect(om.engine().state.ledger.get(alice.address.toLowerCase(), COLLATERAL).reserved).toBe(0);
-    await om.expectConserved();
-
-    // In the stream: the first batch takes the level off the book and ends 4; two more end 4 and 2.
-    const batches = await until(async () => {
-      const all = (await readStream(om.prefix, 'MATCHING')).map((m) => m.data as MatchingEventBatch).filter((b) => b.events?.some((e) => e.type === 'order' && e.data.type === 'CANCELLATION'));
-      return all.flatMap((b) => b.events).filter((e) => e.type === 'order' && e.data.type === 'CANCELLATION').length === 10 ? all : undefined;
-    }, 10_000, 'the expiries published');
-    expect(batches.map((b) => b.events.map((e) => (e.type === 'book' ? `book ${e.data.changes.map((c) => c.size).join()}` : e.type)))).toEqual([
-      ['book 0', 'order', 'order', 'order', 'order'],
-      ['order', 'order', 'order', 'order'],
-      ['order', 'order'],
-    ]);
-    expect(batches.flatMap((b) => b.events.flatMap((e) => (e.type === 'order' ? [e.data.id] : [])))).toEqual(ids);
-  });
 });

@@ -1,4 +1,4 @@
-import { callerOpenOrders, callerOrderIds, callerOrders, cancelByIds, endExpiring, expireOrders, pullOffBooks } from '../../../src/engine/cancel-orders';
+import { callerOpenOrders, callerOrderIds, callerOrders, cancelByIds, expireOrders, pullOffBooks } from '../../../src/engine/cancel-orders';
 import { COLLATERAL } from '../../../src/engine/ledger';
 import { audit, endOrdersOfResolvedMarkets, endResolvedOrders, merge, redeem, resolve, split, withdraw } from '../../../src/engine/money';
 import { placeOrder } from '../../../src/engine/place-order';
@@ -234,35 +234,6 @@ describe('cancels', () => {
     expect(state.orders.has(next)).toBe(false);
     expect(state.effects.orders.get(next)).toMatchObject({ status: 'CANCELED', reserved: 0 });
     expect(state.orders.has(gtd)).toBe(false);
-    expectConserved(state);
-  });
-
-  it('due at once, more than a step, all leave the book at their second and end in steps of those still open', () => {
-    const state = newEngine();
-    state.settings.expiryStepOrders = 2;
-    fund(state, alice, '20');
-    fund(state, bob, '10');
-    split(state, bob.address, CONDITION, 10_000_000);
-    const ids = ['0.30', '0.31', '0.32', '0.33', '0.34'].map((price) => restGtd(state, SECOND + 61, price));
-    state.takeEffects();
-
-    expect(expireOrders(state, NOW + 1_000)).toEqual(ids);
-    expect(state.markets.get(CONDITION)!.book.size).toBe(0);
-    expect(state.expiring.map((o) => o.id)).toEqual(ids.slice(2));
-    expect(state.takeEffects().events.map((e) => e.type)).toEqual(['book', 'order', 'order']);
-    // No order meets them once they are due, even before their step.
-    expect(placeOrder(state, bob, anOrder(bob, { side: 'SELL', price: '0.30', size: '5', type: 'FAK' }), NOW + 1_000)).toMatchObject({ code: 'FAK_ORDER_NOT_FILLED_ERROR' });
-    // One ended otherwise meanwhile (alice cancels it) is skipped by its step.
-    expect(cancelByIds(state, alice, [ids[2]!], NOW + 1_000).canceled).toEqual([ids[2]]);
-    state.takeEffects();
-    endExpiring(state, NOW + 1_001);
-    expect(state.takeEffects().events.map((e) => (e.type === 'order' ? e.data.id : e.type))).toEqual([ids[3]]);
-    endExpiring(state, NOW + 1_002);
-    expect(state.effects.orders.get(ids[4]!)).toMatchObject({ status: 'CANCELED', reserved: 0 });
-    expect(state.expiring).toEqual([]);
-    expect(state.orders.size).toBe(0);
-    expect(balanceOf(state, alice, COLLATERAL)).toEqual({ available: 20_000_000, reserved: 0 });
-    expectIndexesAgree(state);
     expectConserved(state);
   });
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { cancelByIds, endExpiring, expireOrders } from '../../../src/engine/cancel-orders';
+import { cancelByIds, expireOrders } from '../../../src/engine/cancel-orders';
 import type { EngineState } from '../../../src/engine/engine-state';
 import { COLLATERAL } from '../../../src/engine/ledger';
 import { deposit, endResolvedOrders, merge, redeem, resolve, split, withdraw } from '../../../src/engine/money';
@@ -43,11 +43,11 @@ const command = fc.oneof(
   // Rare, and mostly of the second market, as a resolved market takes no more orders; the end game resolves both.
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('resolve' as const), market: fc.constantFrom(1, 1, 1, 0), winner }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('redeem' as const), trader, market }) },
-  // The next step of what expiries and resolutions left to end (steps of 2 orders here: stepped-cancels.ts).
+  // The next step of what resolutions left to end (steps of 2 orders here: stepped-cancels.ts).
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('step' as const) }) },
 );
 
-/** Orders per step of expiries and resolutions in these streams: small, so that most streams hold steps. */
+/** Orders per step of resolutions in these streams: small, so that many streams hold steps. */
 const STEP = 2;
 
 /** What the open orders reserve must be exactly what the ledger holds reserved, per account and asset. */
@@ -76,7 +76,7 @@ describe('conservation over random command streams', () => {
     ['with taker fees and rebates', { ratePpm: 70_000, exponent: 1, takerOnly: true, rebateRatePpm: 200_000 }],
     ['with maker fees too', { ratePpm: 30_000, exponent: 2, takerOnly: false, rebateRatePpm: 500_000 }],
   ])('%s', (_name, fee) => {
-    const done = { trades: 0, deposits: 0, withdrawals: 0, refusedWithdrawals: 0, expired: 0, expirySteps: 0, resolutions: 0, resolutionSteps: 0, payouts: 0 };
+    const done = { trades: 0, deposits: 0, withdrawals: 0, refusedWithdrawals: 0, expired: 0, resolutions: 0, resolutionSteps: 0, payouts: 0 };
     fc.assert(
       fc.property(fc.array(command, { minLength: 40, maxLength: 120 }), fc.tuple(winner, winner), (commands, winners) => {
         const state = newEngine(fee);
@@ -85,7 +85,6 @@ describe('conservation over random command streams', () => {
           fund(state, t, '500');
           for (const m of markets) split(state, t.address, m.conditionId, 100_000_000);
         }
-        state.settings.expiryStepOrders = STEP;
         const placed: string[][] = traders.map(() => []);
         /** Orders resolutions took off their books and left to later steps. */
         const resolutionLater: string[] = [];
@@ -135,9 +134,7 @@ describe('conservation over random command streams', () => {
                 resolutionLater.push(...result.data.later);
               }
             } else if (c.kind === 'step') {
-              if (state.expiring.length > 0) done.expirySteps++;
               if (resolutionLater.length > 0) done.resolutionSteps++;
-              endExpiring(state, now);
               endResolvedOrders(state, resolutionLater.splice(0, STEP), now);
             } else {
               const result = redeem(state, traders[c.trader]!.address, markets[c.market]!.conditionId);
@@ -147,14 +144,13 @@ describe('conservation over random command streams', () => {
           expectConserved(state);
           expectReservationsMatch(state);
           // Every open order rests in its book but those that steps have yet to end.
-          const offBooks = new Set([...state.expiring.map((o) => o.id), ...resolutionLater]);
+          const offBooks = new Set(resolutionLater);
           for (const m of markets) {
             const book = state.markets.get(m.conditionId)!.book;
             expect(book.bestBid()).toBeLessThan(book.bestAsk());
             expect(book.size).toBe([...state.byMarket.of(m.conditionId)].filter((o) => !offBooks.has(o.id)).length);
           }
         }
-        while (state.expiring.length > 0) endExpiring(state, now);
         endResolvedOrders(state, resolutionLater, now);
 
         // The end game: every market resolved, every share redeemed. Then all collateral is in the
@@ -182,7 +178,6 @@ describe('conservation over random command streams', () => {
     // The streams must really trade, move money in and out, expire, resolve and pay out, or the
     // invariants above would hold trivially for those.
     expect(done.trades).toBeGreaterThan(250);
-    expect(done.expirySteps).toBeGreaterThan(0);
     expect(done.resolutionSteps).toBeGreaterThan(5);
     expect(done.deposits).toBeGreaterThan(50);
     expect(done.withdrawals).toBeGreaterThan(20);
