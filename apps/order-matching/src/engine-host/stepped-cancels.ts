@@ -1,5 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ok, type CancelResult, type Caller, type Reply } from '@exchange/contracts';
+import { errorMessage } from '@exchange/service-kit';
 import { MATCHING_ENV, type MatchingEnv } from '../config';
 import { callerOpenOrders, callerOrderIds, cancelByIds, pullOffBooks } from '../engine/cancel-orders';
 import { endResolvedOrders, resolve } from '../engine/money';
@@ -18,6 +19,7 @@ import { EngineService } from './engine.service';
  */
 @Injectable()
 export class SteppedCancels {
+  private readonly logger = new Logger(SteppedCancels.name);
   private readonly step: number;
 
   constructor(
@@ -39,13 +41,19 @@ export class SteppedCancels {
 
   /**
    * An operator's resolution (engine/money.ts resolve): the market closes in the first step, which takes
-   * all its orders off the book, and they end in steps; answered with how many the resolution ended.
+   * all its orders off the book, and they end in the steps after it. Answered once the first step is
+   * durable, with how many resting orders it took off: waiting for the last step, a market of 100,000
+   * orders would outlast the gateway's 5 s timeout, and a retry would only be told it is resolved.
    */
   async resolve(conditionId: string, winner: 0 | 1): Promise<Reply<{ canceled: number }>> {
     const { value } = await this.engine.run((state, now) => resolve(state, conditionId, winner, now, this.step));
     if (!value.ok) return value;
-    const ended = await this.laterSteps(value.data.later, 0, endResolvedOrders);
-    return ok({ canceled: ended.reduce((sum, count) => sum + count, value.data.canceled) });
+    this.laterSteps(value.data.later, 0, endResolvedOrders).catch((error: unknown) =>
+      // Only a fatal journal failure (a step runs as its predecessor's batch is written): the process
+      // ends, and its next start ends the rest (engine.service.ts).
+      this.logger.error(`resolution of ${conditionId}: its later steps failed: ${errorMessage(error)}`),
+    );
+    return ok({ canceled: value.data.canceled + value.data.later.length });
   }
 
   private async inSteps(caller: Caller, choose: (state: EngineState) => string[]): Promise<CancelResult> {

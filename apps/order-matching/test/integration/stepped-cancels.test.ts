@@ -116,28 +116,36 @@ describe('cancels of many orders, one step at a time, on real PostgreSQL and NAT
     const market = (n: number) => ({ conditionId: `0x${String(n).repeat(64)}`, yes: `9${n}1`, no: `9${n}2` });
     const restOn = async (m: ReturnType<typeof market>, count: number): Promise<string[]> => {
       await om.publishMarket(aMarketSnapshot(m.conditionId, [m.yes, m.no]));
-      const results = await om.data('matching.orders.place.v1', {
-        placements: [{ caller: alice, orders: Array.from({ length: count }, () => anOrder(alice, { token: m.yes, side: 'BUY', price: '0.20', size: '5' })) }],
-      });
-      return results[0]!.map((r) => r.orderID);
+      // Requests of at most 15 orders, as the gateway sends them.
+      const placements = Array.from({ length: Math.ceil(count / 15) }, (_, n) => ({
+        caller: alice,
+        orders: Array.from({ length: Math.min(15, count - n * 15) }, () => anOrder(alice, { token: m.yes, side: 'BUY', price: '0.20', size: '5' })),
+      }));
+      const results = await om.data('matching.orders.place.v1', { placements });
+      return results.flat().map((r) => r.orderID);
     };
 
-    it("close the market in their first step and end its orders in steps, other traders' commands running between them", async () => {
+    it("close the market in their first step, answered then, and end its orders in steps, other traders' commands running between them", async () => {
       const m = market(7);
-      const orders = await restOn(m, 12);
+      const orders = await restOn(m, 40);
       const [resolved, placed] = await Promise.all([
         concurrent.data('matching.admin.resolve.v1', { conditionId: m.conditionId, winningOutcome: 'Yes' }),
         concurrent.data('matching.orders.place.v1', { placements: [{ caller: bob, orders: [anOrder(bob, { token: YES, side: 'BUY', price: '0.10', size: '5' })] }] }),
       ]);
-      expect(resolved).toEqual({ conditionId: m.conditionId, winningOutcome: 0, canceled: 12 });
+      // Answered once the first step is durable: the market is closed and its book empty, while later
+      // steps still end its orders (40 commits one after another), and a redemption waits for them.
+      expect(resolved).toEqual({ conditionId: m.conditionId, winningOutcome: 0, canceled: 40 });
+      expect(om.engine().state.byMarket.of(m.conditionId).size).toBeGreaterThan(0);
+      expect(om.engine().state.markets.get(m.conditionId)!.book.size).toBe(0);
+      expect(await concurrent.request('matching.redeem.v1', { caller: alice, conditionId: m.conditionId })).toMatchObject({ ok: false, status: 425 });
       const bobs = placed[0]![0]!;
       const events = await until(async () => {
         const all = (await readStream(om.prefix, 'MATCHING')).flatMap((msg) => (msg.data as MatchingEventBatch).events ?? []);
-        return all.some((e) => e.type === 'order' && e.data.id === bobs.orderID) && all.filter((e) => e.type === 'order' && orders.includes(e.data.id) && e.data.type === 'CANCELLATION').length === 12 ? all : undefined;
+        return all.some((e) => e.type === 'order' && e.data.id === bobs.orderID) && all.filter((e) => e.type === 'order' && orders.includes(e.data.id) && e.data.type === 'CANCELLATION').length === 40 ? all : undefined;
       }, 10_000, 'the resolution published');
       const bobAt = events.findIndex((e) => e.type === 'order' && e.data.id === bobs.orderID);
       const resolvedAt = events.findIndex((e) => e.type === 'market-resolved' && e.data.conditionId === m.conditionId);
-      const lastCancelAt = events.findIndex((e) => e.type === 'order' && e.data.type === 'CANCELLATION' && e.data.id === orders[11]);
+      const lastCancelAt = events.findIndex((e) => e.type === 'order' && e.data.type === 'CANCELLATION' && e.data.id === orders[39]);
       expect(resolvedAt).toBeLessThan(bobAt);
       expect(bobAt).toBeLessThan(lastCancelAt);
       expect(om.engine().state.byMarket.of(m.conditionId).size).toBe(0);
