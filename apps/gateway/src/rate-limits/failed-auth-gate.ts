@@ -1,12 +1,12 @@
 import { LRUCache } from 'lru-cache';
 
 /**
- * Requests that fail L2 authentication are not counted by the rate limits (those count per the API key's address, once
- * it is authenticated), yet each costs an HMAC, and one with a made-up key a database read; a failed L1
- * request costs a signature recovery. Per client address this lets `burst` failures through, then
- * `perSecond`; past that, the address's L1 and L2 requests are refused with 429 before any of that work
- * until it has a failure to spare again. In memory, per gateway
- * process (a guard against floods, not one of SPEC.md's limits, and free for requests that pass).
+ * Requests that fail L2 authentication are not counted by the rate limits (those count per the API
+ * key's address, once it is authenticated), yet each costs an HMAC, and one with a made-up key a
+ * database read; a failed L1 request costs a signature recovery. Per client address this lets `burst`
+ * failures through, then `perSecond`; past that, the address's L1 and L2 requests are refused with 429
+ * before any of that work until it has a failure to spare again. In memory, per gateway process (a
+ * guard against floods, not one of SPEC.md's limits, and free for requests that pass).
  */
 export class FailedAuthGate {
   /** Per address, its GCRA "theoretical arrival time" in ms. */

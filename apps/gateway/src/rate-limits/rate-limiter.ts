@@ -40,8 +40,8 @@ export interface RateLimiterSettings {
 /**
  * The rate limits of SPEC.md at the edge (docs/gateway.md, "Rate limits"): public routes per client
  * address before anything else is done, L2 routes per the API key's address once the key is
- * authenticated (so that nobody can spend another trader's limits by sending its key id), together with the replay claim of a
- * signed write in the same Redis round trip (`AdmissionStore`). Every limited response carries
+ * authenticated (so that nobody can spend another trader's limits by sending its key id), together
+ * with the replay claim of a signed write in the same Redis round trip (`AdmissionStore`). Every limited response carries
  * `X-RateLimit-Limit`, `-Remaining` and `-Reset` (unix seconds) of the request's most depleted bucket; a
  * refused request is a 429 `rate_limited` with `retry_after_seconds` and `Retry-After`. A refusal is
  * remembered until its retry time, and the caller's requests of that route are refused meanwhile without
@@ -137,7 +137,8 @@ export class RateLimiter {
    * `seen`: a replay, nothing taken; `before-memory`: signed before Redis's memory of claims began,
    * nothing taken) and the limits of its key's address taken (`items` tokens from the per-item buckets).
    * Per address, as upstream's per-signer buckets: an address derives a key for any nonce it signs, and
-   * per key each would have multiplied its limits. A failure of Redis is thrown when there is a signature to claim.
+   * per key each would have multiplied its limits. A failure of Redis is thrown when there is a
+   * signature to claim.
    */
   async admitSigned(
     { apiKey, address }: { apiKey: string; address: string },

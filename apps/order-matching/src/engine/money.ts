@@ -130,14 +130,13 @@ export function resolve(state: EngineState, conditionId: string, winner: 0 | 1, 
   return ok({ canceled: first.length, later: resting.slice(first.length).map((order) => order.id) });
 }
 
-/** A later step of a resolution: ends those of its orders still open (one may have expired or been cancelled since); returns how many. */
-export function endResolvedOrders(state: EngineState, ids: string[], now: number): number {
+/** A later step of a resolution: ends those of its orders still open (one may have expired or been cancelled since). */
+export function endResolvedOrders(state: EngineState, ids: string[], now: number): void {
   const open = ids.flatMap((id) => {
     const order = state.orders.get(id);
     return order && isOpen(order) ? [order] : [];
   });
   cancelOrders(state, open, now, 'CANCELED_MARKET_RESOLVED');
-  return open.length;
 }
 
 /** Ends the orders a resolution left open when the engine stopped between its steps (they are loaded as resting). */

