@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { connect, JSONCodec, type JsMsg, type NatsConnection } from 'nats';
 import { deleteStreams, TEST_NATS_URL, testPrefix, until } from '@exchange/testing';
-import { applyFeed, openFeed, whenFeedLost, type FeedOptions } from '../src/jetstream/durable-feed';
+import { applyFeed, FeedWatch, openFeed, type FeedOptions } from '../src/jetstream/durable-feed';
 import { ensureStream } from '../src/jetstream/streams';
 
 const codec = JSONCodec<number>();
@@ -106,7 +106,7 @@ describe('openFeed after a process died holding unacknowledged messages', () => 
   });
 });
 
-/** A feed opened with `endWhenGone` on real JetStream, watched by `whenFeedLost`. */
+/** A feed opened with `endWhenGone` on real JetStream, watched by a `FeedWatch`. */
 describe('a feed whose consumer or stream is deleted', () => {
   const prefix = testPrefix('gone');
   const stream = { name: 'GONE', subjects: 'gone.evt.>' };
@@ -122,11 +122,11 @@ describe('a feed whose consumer or stream is deleted', () => {
 
   const watched = async (durable: string) => {
     const feed = await openFeed(nc, prefix, { stream, durable, filter: 'gone.evt.n', restart: false, soleReader: true, endWhenGone: true });
-    const closing = new AbortController();
+    const watch = new FeedWatch();
     const exits: number[] = [];
     const { done } = applyFeed(feed, async () => undefined, 'test feed');
-    whenFeedLost(done, closing.signal, 'test feed', () => exits.push(Date.now()));
-    return { feed, closing, exits, done };
+    watch.watch(feed.messages, done, 'test feed', () => exits.push(Date.now()));
+    return { watch, exits, done };
   };
 
   it('ends, and asks to exit, when its consumer is deleted; not when its owner closes it', async () => {
@@ -134,9 +134,8 @@ describe('a feed whose consumer or stream is deleted', () => {
     const closed = await watched('closed');
     await (await nc.jetstreamManager()).consumers.delete(`${prefix}_GONE`, 'lost');
     await until(async () => (lost.exits.length === 1 ? true : undefined), 10_000, 'an exit asked for');
-    closed.closing.abort();
-    await closed.feed.messages.close();
-    await closed.done.catch(() => undefined);
+    await closed.watch.close();
+    expect(closed.watch.signal.aborted).toBe(true);
     expect(closed.exits).toEqual([]);
   });
 

@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import type { ConsumerMessages, NatsConnection } from 'nats';
+import type { NatsConnection } from 'nats';
 import { z } from 'zod';
 import { MATCHING_MARKET_RESOLVED_SUBJECT, MATCHING_STREAM, marketResolvedMessage, type BookSnapshotsPage } from '@exchange/contracts';
-import { applyFeed, MESSAGING_ENV, NATS_CONNECTION, openFeed, PROCESS_EXIT, requestUntilAnswered, RpcClient, whenFeedLost, type BaseEnv, type ProcessExit } from '@exchange/service-kit';
+import { applyFeed, FeedWatch, MESSAGING_ENV, NATS_CONNECTION, openFeed, PROCESS_EXIT, requestUntilAnswered, RpcClient, type BaseEnv, type ProcessExit } from '@exchange/service-kit';
 import { ResolutionWriter } from './resolution-writer';
 
 /**
@@ -20,9 +20,7 @@ const DURABLE = 'catalog-resolutions';
 @Injectable()
 export class ResolutionConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(ResolutionConsumer.name);
-  private readonly stop = new AbortController();
-  private messages?: ConsumerMessages;
-  private done?: Promise<void>;
+  private readonly feed = new FeedWatch();
   private reconciled?: Promise<void>;
 
   constructor(
@@ -42,10 +40,8 @@ export class ResolutionConsumer implements OnApplicationBootstrap, BeforeApplica
       restart: false,
       endWhenGone: true,
     });
-    this.messages = feed.messages;
-    this.done = applyFeed(feed, (data) => this.apply(data), 'market resolution').done;
     // A deleted consumer or stream delivers nothing more: start again, which also reconciles.
-    whenFeedLost(this.done, this.stop.signal, 'resolution feed', this.exit);
+    this.feed.watch(feed.messages, applyFeed(feed, (data) => this.apply(data), 'market resolution').done, 'resolution feed', this.exit);
     this.reconciled = this.reconcile().catch((error: unknown) =>
       this.logger.warn(`resolved markets not reconciled with order-matching (again at the next start): ${String(error)}`),
     );
@@ -53,10 +49,7 @@ export class ResolutionConsumer implements OnApplicationBootstrap, BeforeApplica
 
   /** Before PostgreSQL closes (onApplicationShutdown): a resolution being applied commits first. */
   async beforeApplicationShutdown(): Promise<void> {
-    this.stop.abort();
-    await this.messages?.close();
-    // A feed that failed was reported by whenFeedLost already.
-    await this.done?.catch(() => undefined);
+    await this.feed.close();
     await this.reconciled;
   }
 
@@ -76,10 +69,10 @@ export class ResolutionConsumer implements OnApplicationBootstrap, BeforeApplica
     let closed = 0;
     const unknown: string[] = [];
     do {
-      const page: BookSnapshotsPage | undefined = await requestUntilAnswered(this.rpc, 'matching.books.snapshots.v1', after === null ? {} : { after }, this.stop.signal, this.logger);
+      const page: BookSnapshotsPage | undefined = await requestUntilAnswered(this.rpc, 'matching.books.snapshots.v1', after === null ? {} : { after }, this.feed.signal, this.logger);
       if (!page) return;
       for (const market of page.markets) {
-        if (market.winningOutcome === -1 || this.stop.signal.aborted) continue;
+        if (market.winningOutcome === -1 || this.feed.signal.aborted) continue;
         const outcome = await this.writer.apply(market.conditionId);
         if (outcome === 'closed') closed++;
         if (outcome === 'unknown') unknown.push(market.conditionId);

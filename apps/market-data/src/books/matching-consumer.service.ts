@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import type { ConsumerMessages, JsMsg, NatsConnection } from 'nats';
+import type { JsMsg, NatsConnection } from 'nats';
 import {
   eventPosition,
   MATCHING_BATCH_SUBJECT,
@@ -9,7 +9,7 @@ import {
   type MatchingEventBatch,
   type TradeEvent,
 } from '@exchange/contracts';
-import { backoff, ensureStream, NATS_CONNECTION, openFeed, PROCESS_EXIT, storedSeqs, untilDatabaseAvailable, whenFeedLost, type ProcessExit } from '@exchange/service-kit';
+import { backoff, ensureStream, FeedWatch, NATS_CONNECTION, openFeed, PROCESS_EXIT, storedSeqs, untilDatabaseAvailable, type ProcessExit } from '@exchange/service-kit';
 import { MARKET_DATA_ENV, type MarketDataEnv } from '../config';
 import { EngineSources } from '../engine/engine-sources';
 import { PriceBackfill } from '../history/price-backfill';
@@ -46,8 +46,6 @@ const UNKNOWN_MARKET_WAIT_MS = 30_000;
 @Injectable()
 export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(MatchingConsumer.name);
-  private messages?: ConsumerMessages;
-  private done?: Promise<void>;
   private timer?: NodeJS.Timeout;
   private savedChanges = -1;
   /** The last applied message not acknowledged yet, and how many are applied since the last ack. */
@@ -57,8 +55,8 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
   private resolved = new Set<string>();
   /** Markets whose book, last trade or resolution changed since the last flush. */
   private changed = new Set<string>();
-  /** Aborted at shutdown: loops end, and a wait for order-matching ends at once. */
-  private readonly stop = new AbortController();
+  /** Its signal is aborted at shutdown: loops end, and a wait for order-matching ends at once. */
+  private readonly feed = new FeedWatch();
   /** Quotes are written per flush once every market's were written after catching up. */
   private quotesLive = false;
   /**
@@ -115,12 +113,11 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
       this.rowIds = new RowIdWatch(await storedRowId(this.nc, this.env.NATS_PREFIX, saved.streamSeq));
       for (const conditionId of this.books.incomplete()) this.gaps.opened(conditionId, this.books.tape(conditionId).book.lastSeq + 1);
     }
-    this.messages = feed.messages;
     let caughtUp!: () => void;
     const ready = new Promise<void>((resolve) => (caughtUp = resolve));
     let catchingUp = feed.backlog > 0;
     if (!catchingUp) caughtUp();
-    this.done = (async () => {
+    const done = (async () => {
       for await (const message of feed.messages) {
         await this.exclusive(() => this.receive(message));
         this.unacked = message;
@@ -136,7 +133,7 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
         }
       }
     })();
-    whenFeedLost(this.done, this.stop.signal, 'MATCHING feed', this.exit);
+    this.feed.watch(feed.messages, done, 'MATCHING feed', this.exit);
     await ready;
     const all = this.registry.list().map((r) => r.conditionId);
     await this.catalog.refresh(all);
@@ -171,7 +168,7 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
       `MATCHING events from ${wanted} are no longer in the stream (it starts at ${first}): loading the books from ` +
         'order-matching, then the price history from its trades',
     );
-    const markets = await this.sources.books(this.stop.signal);
+    const markets = await this.sources.books(this.feed.signal);
     if (!markets) return;
     this.books.loadFromEngine(markets, first - 1, (tokenId) => this.registry.byToken(tokenId)?.outcome);
     this.logger.log(`loaded ${markets.length} books from order-matching`);
@@ -186,12 +183,9 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
 
   /** Before PostgreSQL and Redis close (their onApplicationShutdown): the last flush and snapshot write to both. */
   async beforeApplicationShutdown(): Promise<void> {
-    this.stop.abort();
     clearInterval(this.timer);
     this.gaps.clear();
-    await this.messages?.close();
-    // A feed that failed was reported by whenFeedLost already.
-    await this.done?.catch(() => undefined);
+    await this.feed.close();
     await this.pacer.drain();
     await this.saveSnapshot();
   }
@@ -227,7 +221,7 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
    */
   private async reloadBooks(): Promise<void> {
     this.gaps.clear();
-    const markets = await this.sources.books(this.stop.signal);
+    const markets = await this.sources.books(this.feed.signal);
     if (!markets) return;
     this.books.loadFromEngine(markets, this.books.streamSeq, (tokenId) => this.registry.byToken(tokenId)?.outcome);
     this.logger.log(`loaded ${markets.length} books from order-matching`);
@@ -304,7 +298,7 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
 
   private async applyTrade(event: TradeEvent, position: number): Promise<void> {
     let token = this.registry.byToken(event.tokenId);
-    for (const deadline = Date.now() + UNKNOWN_MARKET_WAIT_MS; !token && Date.now() < deadline && !this.stop.signal.aborted; ) {
+    for (const deadline = Date.now() + UNKNOWN_MARKET_WAIT_MS; !token && Date.now() < deadline && !this.feed.signal.aborted; ) {
       await new Promise((r) => setTimeout(r, 100));
       token = this.registry.byToken(event.tokenId);
     }
@@ -338,7 +332,7 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
         break;
       } catch (error) {
         // Not acknowledged: the stream delivers these messages again after the restart.
-        if (this.stop.signal.aborted) return;
+        if (this.feed.signal.aborted) return;
         if (attempt % 10 === 0) this.logger.warn(`price history not written, retrying: ${String(error)}`);
         await backoff(attempt, 100);
       }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import { JSONCodec, type ConsumerMessages, type NatsConnection } from 'nats';
+import { JSONCodec, type NatsConnection } from 'nats';
 import {
   CATALOG_STREAM,
   formatUnits,
@@ -11,13 +11,13 @@ import {
 } from '@exchange/contracts';
 import {
   applyFeed,
+  FeedWatch,
   ensureStream,
   NATS_CONNECTION,
   openFeed,
   prefixed,
   PROCESS_EXIT,
   untilDatabaseAvailable,
-  whenFeedLost,
   type ProcessExit,
 } from '@exchange/service-kit';
 import { MarketBooks } from '../books/market-books';
@@ -39,10 +39,7 @@ const codec = JSONCodec();
 @Injectable()
 export class CatalogConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(CatalogConsumer.name);
-  private messages?: ConsumerMessages;
-  private done?: Promise<void>;
-  /** Aborted at shutdown, before the feed is closed: its end is then no loss. */
-  private readonly closing = new AbortController();
+  private readonly feed = new FeedWatch();
   private caughtUp!: () => void;
   /** Resolves once the markets the catalog had published at start are known. */
   readonly ready = new Promise<void>((resolve) => (this.caughtUp = resolve));
@@ -78,20 +75,15 @@ export class CatalogConsumer implements OnApplicationBootstrap, BeforeApplicatio
       endWhenGone: true,
       ownerCreatesStream: true,
     });
-    this.messages = feed.messages;
     const applied = applyFeed(feed, (data) => this.apply(marketSnapshot.parse(data)), 'catalog market event');
-    this.done = applied.done;
-    whenFeedLost(applied.done, this.closing.signal, 'catalog feed', this.exit);
+    this.feed.watch(feed.messages, applied.done, 'catalog feed', this.exit);
     void applied.ready.then(this.caughtUp);
     await this.ready;
   }
 
   /** Before PostgreSQL and Redis close (their onApplicationShutdown): the snapshot being applied writes to both. */
   async beforeApplicationShutdown(): Promise<void> {
-    this.closing.abort();
-    await this.messages?.close();
-    // A feed that failed was reported by whenFeedLost already.
-    await this.done?.catch(() => undefined);
+    await this.feed.close();
   }
 
   /** Redis hashes of a market changed by the MATCHING stream (resolution). */

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
-import type { ConsumerMessages, NatsConnection } from 'nats';
+import type { NatsConnection } from 'nats';
 import { CATALOG_STREAM, marketSnapshot, type MarketSnapshot } from '@exchange/contracts';
-import { applyFeed, MESSAGING_ENV, NATS_CONNECTION, openFeed, whenFeedLost, type BaseEnv } from '@exchange/service-kit';
+import { applyFeed, FeedWatch, MESSAGING_ENV, NATS_CONNECTION, openFeed, type BaseEnv } from '@exchange/service-kit';
 import { EngineService, FATAL_HANDLER, type FatalHandler } from '../engine-host/engine.service';
 import { applySnapshot, marketFromRow, rowFromSnapshot } from './market-record';
 
@@ -15,9 +15,7 @@ import { applySnapshot, marketFromRow, rowFromSnapshot } from './market-record';
  */
 @Injectable()
 export class CatalogConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private messages?: ConsumerMessages;
-  /** Aborted at shutdown, before the feed is closed: its end is then no loss. */
-  private readonly closing = new AbortController();
+  private readonly feed = new FeedWatch();
 
   constructor(
     private readonly engine: EngineService,
@@ -37,16 +35,14 @@ export class CatalogConsumer implements OnApplicationBootstrap, BeforeApplicatio
       endWhenGone: true,
       ownerCreatesStream: true,
     });
-    this.messages = feed.messages;
     const applied = applyFeed(feed, (data) => this.apply(marketSnapshot.parse(data)), 'catalog market event');
-    whenFeedLost(applied.done, this.closing.signal, 'catalog feed', () => this.onFatal(new Error('the catalog feed ended')));
+    this.feed.watch(feed.messages, applied.done, 'catalog feed', () => this.onFatal(new Error('the catalog feed ended')));
     await applied.ready;
   }
 
   /** Before the engine's pools close (its onApplicationShutdown). */
   async beforeApplicationShutdown(): Promise<void> {
-    this.closing.abort();
-    await this.messages?.close();
+    await this.feed.close();
   }
 
   private async instanceId(): Promise<string> {

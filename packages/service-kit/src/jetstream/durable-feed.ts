@@ -34,7 +34,7 @@ export interface FeedOptions {
   soleReader?: boolean;
   /**
    * The feed ends (its loop throws) when the consumer or its stream is deleted, instead of nats.js
-   * retrying for ever without a word; pair it with `whenFeedLost`. A NATS restart does not end it: the
+   * retrying for ever without a word; pair it with `FeedWatch`. A NATS restart does not end it: the
    * consumer is still there afterwards.
    */
   endWhenGone?: boolean;
@@ -104,22 +104,41 @@ export async function openFeed(
 }
 
 /**
- * Calls `exit` when a feed's loop (`done`) ends other than by its owner's close (`closing` aborted
- * before it): the consumer or its stream was deleted (an operator, a recreated stream), or the loop
- * failed. Nothing would be delivered any more, so the process must start again: its start-up creates
- * the consumer anew and finds out what the stream lost. Until the twenty-fourth session such a feed
- * stayed stuck without a word while the health probe said ok (found by an operations probe).
+ * A feed as its owner holds it, from its start to the owner's shutdown. `watch` calls `exit` when the
+ * feed's loop (`done`) ends other than by the owner's `close`: the consumer or its stream was deleted
+ * (an operator, a recreated stream), or the loop failed. Nothing would be delivered any more, so the
+ * process must start again: its start-up creates the consumer anew and finds out what the stream lost.
+ * Until the twenty-fourth session such a feed stayed stuck without a word while the health probe said
+ * ok (found by an operations probe). `close` stops delivery and waits for the message in hand.
  */
-export function whenFeedLost(done: Promise<void>, closing: AbortSignal, what: string, exit: () => void): void {
-  const ended = (reason: string) => {
-    if (closing.aborted) return;
-    feedLogger.error(`${what}: the feed ended (${reason}); exiting, to start again with a new consumer`);
-    exit();
-  };
-  void done.then(
-    () => ended('its messages ended'),
-    (error: unknown) => ended(errorMessage(error)),
-  );
+export class FeedWatch {
+  private readonly closing = new AbortController();
+  private feed?: { messages: ConsumerMessages; done: Promise<void> };
+
+  /** Aborted when the owner closes the feed: for the owner's other waits, which end with it. */
+  get signal(): AbortSignal {
+    return this.closing.signal;
+  }
+
+  watch(messages: ConsumerMessages, done: Promise<void>, what: string, exit: () => void): void {
+    this.feed = { messages, done };
+    const ended = (reason: string) => {
+      if (this.closing.signal.aborted) return;
+      feedLogger.error(`${what}: the feed ended (${reason}); exiting, to start again with a new consumer`);
+      exit();
+    };
+    void done.then(
+      () => ended('its messages ended'),
+      (error: unknown) => ended(errorMessage(error)),
+    );
+  }
+
+  /** At the owner's shutdown: aborted first, so that the end is no loss; a feed that failed was said when it ended. */
+  async close(): Promise<void> {
+    this.closing.abort();
+    await this.feed?.messages.close();
+    await this.feed?.done.catch(() => undefined);
+  }
 }
 
 /**
