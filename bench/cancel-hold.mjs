@@ -11,9 +11,8 @@
 // market: --mode resolve; or the wallet's bids, all GTD, come due in the same second --expire-in seconds
 // after the start: --mode expire, timed until the wallet's open orders read none). Printed: how long the cancel took to answer, and the other traders' latencies
 // before it and over the whole run: how long the cancel held them (docs/trading.md, "Large cancels").
-import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { credentials, l2Headers, orderBody, wallet } from './trading-client.mjs';
+import { ADMIN, credentials, freshMarket, httpCaller, l2Headers, orderBody, splitOnceKnown, wallet } from './trading-client.mjs';
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []),
@@ -25,35 +24,17 @@ const MODE = args.mode ?? 'cancel-all';
 /** --mode expire: when the bids leave the book (unix ms, a whole second); their expiration is 60 s later (docs/trading.md). */
 const DUE_MS = (Math.ceil(Date.now() / 1000) + Number(args['expire-in'] ?? 25)) * 1000;
 const EXPIRATION = MODE === 'expire' ? DUE_MS / 1000 + 60 : 0;
-const ADMIN = { authorization: `Bearer ${process.env.ADMIN_TOKEN ?? 'dev-admin-token-change-me'}`, 'content-type': 'application/json' };
-
-async function call(method, path, headers, body) {
-  const response = await fetch(`${BASE}${path}`, { method, headers, body });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
-}
+const call = httpCaller(BASE);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const sorted = (values) => [...values].sort((a, b) => a - b);
 const at = (values, p) => values[Math.min(values.length - 1, Math.floor((values.length * p) / 100))] ?? NaN;
 
-await call('POST', '/admin/post-only-mode', ADMIN, JSON.stringify({ enabled: false }));
-const slug = `hold-${randomBytes(4).toString('hex')}`;
-const created = await call('POST', '/admin/events', ADMIN, JSON.stringify({
-  title: 'Cancel hold', slug, description: '', endDate: '2030-01-01T00:00:00Z',
-  markets: [{ question: 'Hold?', slug: `${slug}-m`, outcomes: ['Yes', 'No'], tickSize: '0.01', minOrderSize: '5', negRisk: false }],
-}));
-if (created.status !== 201) throw new Error(`create market: ${created.status} ${JSON.stringify(created.body)}`);
-const { conditionId, clobTokenIds } = created.body.markets[0];
-const yes = JSON.parse(clobTokenIds)[0];
+const { conditionId, yes } = await freshMarket(call, 'hold');
 
 const [big, buyer, seller] = [wallet(), wallet(), wallet()];
 const [bigCreds, buyerCreds, sellerCreds] = await Promise.all([big, buyer, seller].map((t) => credentials(call, t)));
 for (const t of [big, buyer, seller]) await call('POST', '/admin/deposits', ADMIN, JSON.stringify({ address: t.address, amount: '10000000' }));
-for (;;) {
-  const body = JSON.stringify({ conditionId, amount: '100000' });
-  if ((await call('POST', '/split', l2Headers(seller, sellerCreds, body, '/split'), body)).status === 200) break;
-  await sleep(100);
-}
+await splitOnceKnown(call, seller, sellerCreds, conditionId, '100000');
 
 const placing = performance.now();
 for (let from = 0; from < ORDERS; from += 15 * 16) {

@@ -24,7 +24,6 @@
 // and buyers (--traders in all, half each, taking turns so that each API key stays far below its rate
 // limit of 2,400 orders per 10 s) and rest or cross in about equal parts, so the engine matches, settles
 // and journals real trades. An order is accepted when it is answered 200 (a refused one is 400, 429 or 503).
-import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { closedLoop } from './closed-loop.mjs';
@@ -32,7 +31,7 @@ import { machineFingerprint } from './machine-fingerprint.mjs';
 import { openLoop } from './open-loop.mjs';
 import { cpuPerUnit, cpuSnapshot } from './process-cpu.mjs';
 import { httpRequest } from './raw-http.mjs';
-import { credentials, l2Headers, orderBody, wallet } from './trading-client.mjs';
+import { ADMIN, credentials, freshMarket, httpCaller, l2Headers, orderBody, splitOnceKnown, wallet } from './trading-client.mjs';
 
 const args = Object.fromEntries(
   process.argv.slice(2).reduce((pairs, a, i, all) => (a.startsWith('--') ? [...pairs, [a.slice(2), all[i + 1]]] : pairs), []),
@@ -46,38 +45,16 @@ const PHASES = (args.phases ?? 'fixed,saturation').split(',');
 const TIMELINE = args.timeline !== undefined;
 const ANSWERS = args.answers;
 const PAIRS = Math.max(1, Math.floor(Number(args.traders ?? 20) / 2));
-const ADMIN = { authorization: `Bearer ${process.env.ADMIN_TOKEN ?? 'dev-admin-token-change-me'}`, 'content-type': 'application/json' };
-
-async function call(method, path, headers, body) {
-  const response = await fetch(`${BASE}${path}`, { method, headers, body });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
-}
+const call = httpCaller(BASE);
 
 async function setUp(count) {
-  // A restarted exchange is in post-only mode for a while; the operator ends it for the benchmark.
-  await call('POST', '/admin/post-only-mode', ADMIN, JSON.stringify({ enabled: false }));
-  const slug = `load-${randomBytes(4).toString('hex')}`;
-  const created = await call('POST', '/admin/events', ADMIN, JSON.stringify({
-    title: 'Load test', slug, description: '', endDate: '2030-01-01T00:00:00Z',
-    markets: [{ question: 'Load?', slug: `${slug}-m`, outcomes: ['Yes', 'No'], tickSize: '0.01', minOrderSize: '5', negRisk: false }],
-  }));
-  if (created.status !== 201) throw new Error(`create market: ${created.status} ${JSON.stringify(created.body)}`);
-  const { conditionId, clobTokenIds } = created.body.markets[0];
-  const yes = JSON.parse(clobTokenIds)[0];
+  const { conditionId, yes } = await freshMarket(call, 'load');
   // Sellers at even indexes, buyers at odd ones.
   const traders = Array.from({ length: PAIRS * 2 }, () => wallet());
   const creds = await Promise.all(traders.map((t) => credentials(call, t)));
   for (const t of traders) await call('POST', '/admin/deposits', ADMIN, JSON.stringify({ address: t.address, amount: '100000' }));
-  // Wait until order-matching knows the market, then give the sellers shares.
-  for (let seller = 0; seller < traders.length; seller += 2) {
-    for (;;) {
-      const body = JSON.stringify({ conditionId, amount: '50000' });
-      const r = await call('POST', '/split', l2Headers(traders[seller], creds[seller], body, '/split'), body);
-      if (r.status === 200) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  // The sellers' shares.
+  for (let seller = 0; seller < traders.length; seller += 2) await splitOnceKnown(call, traders[seller], creds[seller], conditionId, '50000');
   // Pre-sign: the sellers ask 0.50-0.54, the buyers bid 0.46-0.52: about half of the bids cross.
   const orders = [];
   for (let i = 0; i < count; i++) {

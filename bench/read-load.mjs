@@ -19,12 +19,11 @@
 // that are off (`RATE_LIMITS=off ./scripts/start.sh`) or a thousand times larger
 // (`RATE_LIMIT_SCALE=1000`, which measures the read path with the limiter's cost) and refuses otherwise.
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import autocannon from 'autocannon';
 import { openLoop } from './open-loop.mjs';
 import { httpRequest } from './raw-http.mjs';
-import { credentials, l2Headers, orderBody, wallet } from './trading-client.mjs';
+import { ADMIN, credentials, freshMarket, httpCaller, l2Headers, orderBody, splitOnceKnown, wallet } from './trading-client.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -36,13 +35,7 @@ const SECONDS = Number(args.seconds ?? 10);
 const CONNECTIONS = Number(args.connections ?? 64);
 const RATE = Number(args.rate ?? 5000);
 const ROUNDS = Number(args.rounds ?? 3);
-const ADMIN = { authorization: `Bearer ${process.env.ADMIN_TOKEN ?? 'dev-admin-token-change-me'}`, 'content-type': 'application/json' };
-
-async function call(method, path, headers = {}, body) {
-  const response = await fetch(BASE + path, { method, headers, body });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined, text };
-}
+const call = httpCaller(BASE);
 
 /** A signed L2 request of a trader. */
 function signed(trader, creds, path, body) {
@@ -51,24 +44,11 @@ function signed(trader, creds, path, body) {
 
 /** A fresh market with 10 bid levels (0.35-0.44) and 10 ask levels (0.56-0.65). */
 async function setUp() {
-  const slug = `read-${randomBytes(4).toString('hex')}`;
-  const created = await call('POST', '/admin/events', ADMIN, JSON.stringify({
-    title: 'Read benchmark', slug, description: '', endDate: '2030-01-01T00:00:00Z',
-    markets: [{ question: 'Read?', slug: `${slug}-m`, tickSize: '0.01', minOrderSize: '5' }],
-  }));
-  if (created.status !== 201) throw new Error(`create market: ${created.status} ${created.text}`);
-  const [yes] = JSON.parse(created.body.markets[0].clobTokenIds);
-  const conditionId = created.body.markets[0].conditionId;
-  // A restarted exchange is in post-only mode for a while; the operator ends it for the benchmark.
-  await call('POST', '/admin/post-only-mode', ADMIN, JSON.stringify({ enabled: false }));
+  const { conditionId, yes } = await freshMarket(call, 'read');
   const [seller, buyer] = [wallet(), wallet()];
   const [sellerCreds, buyerCreds] = await Promise.all([credentials(call, seller), credentials(call, buyer)]);
   for (const t of [seller, buyer]) await call('POST', '/admin/deposits', ADMIN, JSON.stringify({ address: t.address, amount: '100000' }));
-  for (;;) {
-    const r = await signed(seller, sellerCreds, '/split', JSON.stringify({ conditionId, amount: '10000' }));
-    if (r.status === 200) break;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await splitOnceKnown(call, seller, sellerCreds, conditionId, '10000');
   for (let i = 0; i < 10; i++) {
     const ask = await signed(seller, sellerCreds, '/order', orderBody(seller, sellerCreds, yes, 'SELL', 10_000_000 * (i + 1), (56 + i) * 100_000 * (i + 1)));
     const bid = await signed(buyer, buyerCreds, '/order', orderBody(buyer, buyerCreds, yes, 'BUY', 10_000_000 * (i + 1), (44 - i) * 100_000 * (i + 1)));

@@ -1,6 +1,6 @@
-// What both load generators need to trade like a client: wallets with native secp256k1 keys, L1
-// credentials, EIP-712 V2 signed orders and L2 HMAC headers. `call(method, path, headers, body)` is each
-// script's own HTTP function (`{status, body}` with the body parsed).
+// What the load generators need to trade like a client: an HTTP caller, a fresh market, wallets with
+// native secp256k1 keys, L1 credentials, EIP-712 V2 signed orders and L2 HMAC headers.
+// `call(method, path, headers, body)` is the caller of `httpCaller` (`{status, body, text}`, the body parsed).
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 
@@ -9,6 +9,8 @@ const chain = require('../packages/chain/dist/index.js');
 const secp = require('secp256k1');
 
 export const CHAIN_ID = 137;
+/** The operator's headers (`ADMIN_TOKEN`, the development token by default). */
+export const ADMIN = { authorization: `Bearer ${process.env.ADMIN_TOKEN ?? 'dev-admin-token-change-me'}`, 'content-type': 'application/json' };
 const EXCHANGE = chain.EXCHANGE_V2_CONTRACTS.standard;
 const ZERO32 = `0x${'0'.repeat(64)}`;
 
@@ -23,6 +25,39 @@ export function wallet() {
     return `0x${Buffer.from(signature).toString('hex')}${(27 + recid).toString(16)}`;
   };
   return { address, sign };
+}
+
+/** `call(method, path, headers, body)` against the exchange at `base`: `{status, body, text}`, the body parsed when there is one. */
+export function httpCaller(base) {
+  return async (method, path, headers = {}, body) => {
+    const response = await fetch(base + path, { method, headers, body });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined, text };
+  };
+}
+
+/**
+ * A fresh binary market of the benchmark `name` (ticks of 0.01, 5 shares at least): its condition id and
+ * Yes token. Post-only mode is switched off first: a restarted exchange holds it for a while.
+ */
+export async function freshMarket(call, name) {
+  await call('POST', '/admin/post-only-mode', ADMIN, JSON.stringify({ enabled: false }));
+  const slug = `${name}-${randomBytes(4).toString('hex')}`;
+  const created = await call('POST', '/admin/events', ADMIN, JSON.stringify({
+    title: `Benchmark ${name}`, slug, description: '', endDate: '2030-01-01T00:00:00Z',
+    markets: [{ question: `${name}?`, slug: `${slug}-m`, outcomes: ['Yes', 'No'], tickSize: '0.01', minOrderSize: '5', negRisk: false }],
+  }));
+  if (created.status !== 201) throw new Error(`create market: ${created.status} ${created.text}`);
+  const { conditionId, clobTokenIds } = created.body.markets[0];
+  return { conditionId, yes: JSON.parse(clobTokenIds)[0] };
+}
+
+/** Splits `amount` of a trader's collateral into the market's shares, once order-matching knows the market (it learns it from the catalog's stream). */
+export async function splitOnceKnown(call, trader, creds, conditionId, amount) {
+  const body = JSON.stringify({ conditionId, amount });
+  while ((await call('POST', '/split', l2Headers(trader, creds, body, '/split'), body)).status !== 200) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** The API credentials of a wallet (its key of nonce 0). */

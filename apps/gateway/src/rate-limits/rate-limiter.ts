@@ -41,9 +41,9 @@ export interface RateLimiterSettings {
  * The rate limits of SPEC.md at the edge (docs/gateway.md, "Rate limits"): public routes per client
  * address before anything else is done, L2 routes per the API key's address once the key is
  * authenticated (so that nobody can spend another trader's limits by sending its key id), together
- * with the replay claim of a signed write in the same Redis round trip (`AdmissionStore`). Every limited response carries
- * `X-RateLimit-Limit`, `-Remaining` and `-Reset` (unix seconds) of the request's most depleted bucket; a
- * refused request is a 429 `rate_limited` with `retry_after_seconds` and `Retry-After`. A refusal is
+ * with the replay claim of a signed write in the same Redis round trip (`AdmissionStore`). Every
+ * limited response carries `X-RateLimit-Limit`, `-Remaining` and `-Reset` (unix seconds) of the
+ * request's most depleted bucket; a refused request is a 429 `rate_limited` with `retry_after_seconds` and `Retry-After`. A refusal is
  * remembered until its retry time, and the caller's requests of that route are refused meanwhile without
  * asking Redis: Redis would refuse them too (a refused request takes no token, so that time can only
  * move later), and a client hammering past its limit costs a map lookup rather than a script run. Such a
