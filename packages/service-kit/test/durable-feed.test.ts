@@ -210,3 +210,47 @@ describe('a feed message that fails to apply several times', () => {
     expect(deliveries[3]! - deliveries[2]!).toBeGreaterThan(3_500);
   }, 30_000);
 });
+
+/** A feed whose owner's database stores what it applied (`appliedUpTo`), on real JetStream. */
+describe('a feed opened at the position its database applied', () => {
+  const prefix = testPrefix('applied');
+  const stream = { name: 'APPLIED', subjects: 'applied.evt.>' };
+  let nc: NatsConnection;
+
+  beforeAll(async () => {
+    nc = await connect({ servers: TEST_NATS_URL });
+    await ensureStream(nc, prefix, stream);
+    for (let n = 1; n <= 6; n++) await nc.jetstream().publish(`${prefix}.applied.evt.n`, codec.encode(n));
+  });
+  afterAll(async () => {
+    await nc.close();
+    await deleteStreams(prefix);
+  });
+
+  /** Opens the feed, applies its backlog, closes it; what it applied with their sequences. */
+  const applyAll = async (durable: string, appliedUpTo?: { streamCreated: string; seq: number }) => {
+    const feed = await openFeed(nc, prefix, { stream, durable, filter: 'applied.evt.n', restart: false, soleReader: true, appliedUpTo });
+    const seen: [number, number][] = [];
+    await applyFeed(feed, async (data, seq) => void seen.push([data as number, seq]), 'test message').ready;
+    await feed.messages.close();
+    return { seen, streamCreated: feed.streamCreated };
+  };
+
+  it('delivers again what came after that position when the consumer acknowledged more (a restored database)', async () => {
+    const first = await applyAll('restored');
+    expect(first.seen).toEqual([1, 2, 3, 4, 5, 6].map((n) => [n, n]));
+    expect(first.streamCreated).toBe((await (await nc.jetstreamManager()).streams.info(`${prefix}_APPLIED`)).created);
+    expect((await applyAll('restored', { streamCreated: first.streamCreated, seq: 4 })).seen).toEqual([[5, 5], [6, 6]]);
+    // Nothing again once the database is as far as the consumer.
+    expect((await applyAll('restored', { streamCreated: first.streamCreated, seq: 6 })).seen).toEqual([]);
+  });
+
+  it('starts a new consumer after that position rather than at the stream start (the old one was removed)', async () => {
+    const { streamCreated } = await applyAll('probe');
+    expect((await applyAll('removed', { streamCreated, seq: 3 })).seen).toEqual([[4, 4], [5, 5], [6, 6]]);
+  });
+
+  it('ignores a position in an earlier stream of that name', async () => {
+    expect((await applyAll('recreated', { streamCreated: '2020-01-01T00:00:00Z', seq: 5 })).seen.map(([n]) => n)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+});

@@ -18,6 +18,7 @@ import {
   prefixed,
   PROCESS_EXIT,
   untilDatabaseAvailable,
+  type FeedPosition,
   type ProcessExit,
 } from '@exchange/service-kit';
 import { MarketBooks } from '../books/market-books';
@@ -34,7 +35,9 @@ const codec = JSONCodec();
  * Keeps every market's CLOB settings from the catalog's market snapshots (a durable JetStream consumer):
  * in the database, in memory and in Redis (hot metadata). A tick size change is published on the
  * MARKETDATA stream. Start-up loads the database first, then waits until the backlog is applied. When
- * the consumer or the stream is deleted, the process exits to start again with a new consumer.
+ * the consumer or the stream is deleted, the process exits to start again with a new consumer. The
+ * feed's position is stored with each snapshot, so that a database restored from a backup learns the
+ * markets made after it (NATS's consumer position is past them).
  */
 @Injectable()
 export class CatalogConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -58,7 +61,9 @@ export class CatalogConsumer implements OnApplicationBootstrap, BeforeApplicatio
   async onApplicationBootstrap(): Promise<void> {
     // A database unavailable at start (down, out of connections) is waited for: exiting waited out the
     // supervisor's growing restart delays, up to 16 s after it was back (a resource-limits probe).
-    const rows = await untilDatabaseAvailable(this.logger, 'loading the markets', () => this.markets.loadAll());
+    const [rows, appliedUpTo] = await untilDatabaseAvailable(this.logger, 'loading the markets', () =>
+      Promise.all([this.markets.loadAll(), this.markets.feedPosition()]),
+    );
     for (const row of rows) this.registry.put(row.snapshot, row.rewards);
     await this.hot.writeDefaultFeeRate();
     await this.hot.write(this.registry.list().map((record) => this.hotEntry(record)));
@@ -74,8 +79,9 @@ export class CatalogConsumer implements OnApplicationBootstrap, BeforeApplicatio
       soleReader: true,
       endWhenGone: true,
       ownerCreatesStream: true,
+      appliedUpTo: this.registry.size === 0 ? undefined : appliedUpTo,
     });
-    const applied = applyFeed(feed, (data) => this.apply(marketSnapshot.parse(data)), 'catalog market event');
+    const applied = applyFeed(feed, (data, seq) => this.apply(marketSnapshot.parse(data), { streamCreated: feed.streamCreated, seq }), 'catalog market event');
     this.feed.watch(feed.messages, applied.done, 'catalog feed', this.exit);
     void applied.ready.then(this.caughtUp);
     await this.ready;
@@ -95,8 +101,8 @@ export class CatalogConsumer implements OnApplicationBootstrap, BeforeApplicatio
     await this.hot.write(records);
   }
 
-  private async apply(snapshot: MarketSnapshot): Promise<void> {
-    const stored = await this.markets.upsert(snapshot);
+  private async apply(snapshot: MarketSnapshot, position: FeedPosition): Promise<void> {
+    const stored = await this.markets.upsert(snapshot, position);
     if (!stored) return; // an older snapshot than the one held
     const put = this.registry.put(snapshot);
     if (!put) return;

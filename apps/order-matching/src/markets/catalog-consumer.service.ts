@@ -2,16 +2,20 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import { CATALOG_STREAM, marketSnapshot, type MarketSnapshot } from '@exchange/contracts';
-import { applyFeed, FeedWatch, MESSAGING_ENV, NATS_CONNECTION, openFeed, type BaseEnv } from '@exchange/service-kit';
+import { applyFeed, FeedWatch, MESSAGING_ENV, NATS_CONNECTION, openFeed, type BaseEnv, type FeedPosition } from '@exchange/service-kit';
 import { EngineService, FATAL_HANDLER, type FatalHandler } from '../engine-host/engine.service';
 import { applySnapshot, marketFromRow, rowFromSnapshot } from './market-record';
+
+const POSITION_KEY = 'catalog-feed-position';
 
 /**
  * Keeps the engine's markets in step with the catalog: a durable JetStream consumer of the catalog's
  * market events. Start-up waits until the backlog is applied, so that no order meets a market the
  * catalog already announced but the engine does not know yet. When the consumer or the stream is
  * deleted, the process exits (the fatal handler) to start again with a new consumer: it went on
- * without learning of new markets until the twenty-fourth session.
+ * without learning of new markets until the twenty-fourth session. The feed's position is stored with
+ * each snapshot (settings, `catalog-feed-position`), so that a database restored from a backup learns
+ * the markets made after it: the consumer's position, kept by NATS, was past them (docs/operations.md).
  */
 @Injectable()
 export class CatalogConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -34,8 +38,9 @@ export class CatalogConsumer implements OnApplicationBootstrap, BeforeApplicatio
       soleReader: true,
       endWhenGone: true,
       ownerCreatesStream: true,
+      appliedUpTo: await this.storedPosition(),
     });
-    const applied = applyFeed(feed, (data) => this.apply(marketSnapshot.parse(data)), 'catalog market event');
+    const applied = applyFeed(feed, (data, seq) => this.apply(marketSnapshot.parse(data), { streamCreated: feed.streamCreated, seq }), 'catalog market event');
     this.feed.watch(feed.messages, applied.done, 'catalog feed', () => this.onFatal(new Error('the catalog feed ended')));
     await applied.ready;
   }
@@ -52,14 +57,23 @@ export class CatalogConsumer implements OnApplicationBootstrap, BeforeApplicatio
     return row.rows[0]!.value;
   }
 
+  private async storedPosition(): Promise<FeedPosition | undefined> {
+    const row = await this.engine.pool.query<{ value: string }>(`SELECT value FROM settings WHERE key = '${POSITION_KEY}'`);
+    return row.rows[0] && (JSON.parse(row.rows[0].value) as FeedPosition);
+  }
+
   /**
    * Stores and applies a snapshot unless a newer one (the catalog's `updatedAt`) was applied already: a
-   * snapshot delivered before a crash and not acknowledged comes again later, after newer ones.
+   * snapshot delivered before a crash and not acknowledged comes again later, after newer ones. The
+   * feed's position is stored in the same statement.
    */
-  private async apply(snapshot: MarketSnapshot): Promise<void> {
+  private async apply(snapshot: MarketSnapshot, position: FeedPosition): Promise<void> {
     const row = rowFromSnapshot(snapshot);
     const written = await this.engine.pool.query(
-      `INSERT INTO markets (condition_id, token_ids, outcomes, tick_size, min_order_size, neg_risk, fee_rate_ppm, fee_exponent,
+      `WITH position AS (
+         INSERT INTO settings (key, value) VALUES ('${POSITION_KEY}', $14) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value
+       )
+       INSERT INTO markets (condition_id, token_ids, outcomes, tick_size, min_order_size, neg_risk, fee_rate_ppm, fee_exponent,
          fee_taker_only, rebate_rate_ppm, accepting_orders, catalog_updated_at, neg_risk_market_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
        ON CONFLICT (condition_id) DO UPDATE SET tick_size = EXCLUDED.tick_size, min_order_size = EXCLUDED.min_order_size,
@@ -82,6 +96,7 @@ export class CatalogConsumer implements OnApplicationBootstrap, BeforeApplicatio
         row.accepting_orders,
         new Date(snapshot.updatedAt),
         row.neg_risk_market_id,
+        JSON.stringify(position),
       ],
     );
     if (written.rowCount === 0) return;

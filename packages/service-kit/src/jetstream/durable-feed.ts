@@ -43,6 +43,19 @@ export interface FeedOptions {
    * market's snapshot): wait until it exists rather than create it empty.
    */
   ownerCreatesStream?: boolean;
+  /**
+   * What the owner's database says it applied last (`FeedPosition`, stored with each message's effects).
+   * Delivery starts right after it when NATS would start later: the database was restored from a backup
+   * (the consumer's position, kept by NATS, is past what it lost), or the consumer was removed while the
+   * service was down. Ignored when it belongs to an earlier stream of that name.
+   */
+  appliedUpTo?: FeedPosition;
+}
+
+/** A feed's last applied message: its stream's creation time (which tells a recreated stream) and its sequence. */
+export interface FeedPosition {
+  streamCreated: string;
+  seq: number;
 }
 
 const feedLogger = new Logger('DurableFeed');
@@ -60,23 +73,36 @@ const MAX_REDELIVERY_MS = 5_000;
 /** Consumers of replicas that are gone are removed by the server after this long. */
 const INACTIVE_THRESHOLD_MS = 60 * 60 * 1_000;
 
-/** A durable JetStream consumer with explicit acks (or cumulative ones), and how many messages wait for it now. */
+/**
+ * A durable JetStream consumer with explicit acks (or cumulative ones), how many messages wait for it now,
+ * and when its stream was created (for the positions the owner stores, `FeedPosition`).
+ */
 export async function openFeed(
   nc: NatsConnection,
   prefix: string,
   options: FeedOptions,
-): Promise<{ messages: ConsumerMessages; backlog: number }> {
+): Promise<{ messages: ConsumerMessages; backlog: number; streamCreated: string }> {
   const stream = options.ownerCreatesStream ? await untilStreamExists(nc, prefix, options.stream) : await ensureStream(nc, prefix, options.stream);
   const jsm = await nc.jetstreamManager();
+  const streamCreated = (await jsm.streams.info(stream)).created;
   const reading = {
     ack_policy: options.ackAll ? AckPolicy.All : AckPolicy.Explicit,
     filter_subject: prefixed(prefix, options.filter),
   };
   let { startSeq, restart } = options;
   const existing = restart ? undefined : await jsm.consumers.info(stream, options.durable).catch(() => undefined);
+  const applied = options.appliedUpTo?.streamCreated === streamCreated ? options.appliedUpTo.seq : undefined;
   // One with other settings (an older version of this service) starts anew.
   if (existing && (existing.config.ack_policy !== reading.ack_policy || existing.config.filter_subject !== reading.filter_subject)) {
     restart = true;
+    if (applied !== undefined) startSeq = applied + 1;
+  } else if (applied !== undefined && (!existing || applied < existing.ack_floor.stream_seq)) {
+    // Before the database's position, everything is applied; NATS's alone would skip what it lost.
+    startSeq = applied + 1;
+    if (existing) {
+      restart = true;
+      feedLogger.warn(`${options.durable}: the database applied up to ${applied}, its consumer acknowledged up to ${existing.ack_floor.stream_seq}; delivering again from ${startSeq}`);
+    }
   } else if (existing && options.soleReader && existing.num_ack_pending > 0) {
     // A consumer that acknowledged nothing yet has a floor of 0, not the sequence it was made to start at.
     const floor = existing.ack_floor.stream_seq;
@@ -100,7 +126,7 @@ export async function openFeed(
   const consumer = await nc.jetstream().consumers.get(stream, options.durable);
   const backlog = (await consumer.info()).num_pending;
   const messages = await consumer.consume({ max_messages: 1_000, abort_on_missing_resource: options.endWhenGone === true });
-  return { messages, backlog };
+  return { messages, backlog, streamCreated };
 }
 
 /**
@@ -150,7 +176,7 @@ export class FeedWatch {
  */
 export function applyFeed(
   feed: { messages: ConsumerMessages; backlog: number },
-  apply: (data: unknown) => Promise<void>,
+  apply: (data: unknown, streamSequence: number) => Promise<void>,
   what: string,
 ): { ready: Promise<void>; done: Promise<void> } {
   let caughtUp!: () => void;
@@ -167,7 +193,7 @@ export function applyFeed(
     for await (const message of feed.messages) {
       const { streamSequence, redeliveryCount: deliveries } = message.info;
       try {
-        await apply(message.json());
+        await apply(message.json(), streamSequence);
         message.ack();
         applied++;
         failing.delete(streamSequence);
