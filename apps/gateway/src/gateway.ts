@@ -23,7 +23,7 @@ import { HotCache } from './market-data/hot-cache';
 import { HotMetadata } from './market-data/hot-metadata.service';
 import type { Lane } from './http/lane';
 import { corsLane } from './http/cors';
-import { missingHostLane, refuseExpectation } from './http/node-refusals';
+import { missingHostLane, refuseConnect, refuseExpectation } from './http/node-refusals';
 import { RateLimiter } from './rate-limits/rate-limiter';
 import { hotLane } from './market-data/hot-lane';
 import { orderLane } from './trading/order-lane';
@@ -56,7 +56,9 @@ async function startSurface(surface: Surface, port: number, env: GatewayEnv, sha
         },
         (request, response) =>
           cors(request, response) || hostless(request, response) || lanes.some((lane) => lane(request, response)) || handler(request, response),
-      ).on('checkExpectation', refuseExpectation(accessLog));
+      )
+        .on('checkExpectation', refuseExpectation(accessLog))
+        .on('connect', refuseConnect(accessLog));
       cap?.watch(server);
       return server;
     },

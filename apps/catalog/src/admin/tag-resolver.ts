@@ -7,8 +7,10 @@ export function slugify(text: string): string {
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 200);
+    .replace(/^-+/, '')
+    .slice(0, 200)
+    // After the cut, which may end on a dash (a probe's "⒇" expands to "(20)").
+    .replace(/-+$/, '');
 }
 
 /**

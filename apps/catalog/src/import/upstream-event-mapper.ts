@@ -69,10 +69,23 @@ const CATEGORIES = ['politics', 'sports', 'crypto', 'finance', 'culture', 'menti
  */
 export function normalizeDate(value: string | null | undefined, name: string): string | undefined {
   if (!value) return undefined;
-  // "+00" is not an offset JavaScript reads; "+00:00" is.
-  const date = new Date(value.trim().replace(' ', 'T').replace(/(T[\d:.]+[+-]\d{2})$/, '$1:00'));
-  if (Number.isNaN(date.getTime())) throw new Error(`${name} is not a date: ${JSON.stringify(value.slice(0, 100))}`);
-  return date.toISOString();
+  const match = UPSTREAM_DATE.exec(value.trim());
+  const date = match && new Date(`${match[1]}T${match[2] ?? '00:00'}${match[3] ?? ''}${utcOffset(match[4])}`);
+  // JavaScript's own reading takes "1" or "March 7" for dates of 2001 and rolls February 31 into March.
+  if (!match || Number.isNaN(date!.getTime()) || new Date(`${match[1]}T00:00:00Z`).toISOString().slice(0, 10) !== match[1]) {
+    throw new Error(`${name} is not a date: ${JSON.stringify(value.slice(0, 100))}`);
+  }
+  return date!.toISOString();
+}
+
+/** ISO 8601 dates and date-times as upstream writes them: a space for the T, offsets of "+00" and "+0000" too. */
+const UPSTREAM_DATE = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2})(:\d{2}(?:\.\d{1,9})?)?([zZ]|[+-]\d{2}(?::?\d{2})?)?)?$/;
+
+/** An offset JavaScript reads; none is UTC, as upstream's dates are. */
+function utcOffset(offset: string | undefined): string {
+  if (offset === undefined || offset.toUpperCase() === 'Z') return 'Z';
+  const digits = offset.slice(1).replace(':', '');
+  return `${offset[0]}${digits.slice(0, 2)}:${digits.slice(2) || '00'}`;
 }
 
 function jsonPair(value: string, name: string): [string, string] {
@@ -98,7 +111,9 @@ export function mapUpstreamEvent(raw: unknown, sites: string[]): MappedEvent {
       const tickSize = TICK_SIZES.find((t) => Number(t) === (m.orderPriceMinTickSize ?? 0.01));
       if (!tickSize) throw new Error(`market ${m.slug}: unsupported tick size ${m.orderPriceMinTickSize}`);
       const tokens = jsonPair(m.clobTokenIds, 'clobTokenIds');
-      if (!tokens.every((t) => TOKEN_ID_PATTERN.test(t))) throw new Error(`market ${m.slug}: token ids must be decimal`);
+      // Upstream's token ids are uint256: a larger one, or one id for both outcomes, is no upstream market.
+      if (!tokens.every((t) => TOKEN_ID_PATTERN.test(t) && BigInt(t) < 2n ** 256n)) throw new Error(`market ${m.slug}: token ids must be decimal numbers below 2^256`);
+      if (tokens[0] === tokens[1]) throw new Error(`market ${m.slug}: both outcomes have token id ${tokens[0]}`);
       return {
         input: {
           question: m.question,

@@ -63,6 +63,8 @@ describe('mapUpstreamEvent', () => {
     ['a tick size the exchange does not have', { orderPriceMinTickSize: 0.02 }, 'unsupported tick size'],
     ['outcomes that are not a JSON pair', { outcomes: '["A","B","C"]' }, 'outcomes must be a JSON array of two strings'],
     ['token ids that are not decimal', { clobTokenIds: '["0xabc","1"]' }, 'token ids must be decimal'],
+    ['a token id above uint256', { clobTokenIds: `["${'9'.repeat(78)}","1"]` }, 'token ids must be decimal numbers below 2^256'],
+    ['one token id for both outcomes', { clobTokenIds: '["1","1"]' }, 'both outcomes have token id 1'],
     ['a malformed condition id', { conditionId: '0x12' }, 'conditionId'],
     ['token ids that are not JSON', { clobTokenIds: 'not json' }, 'JSON'],
     // Imported until the twenty-first session, though an operator's event is refused for them (a probe).
@@ -102,6 +104,9 @@ describe('normalizeDate', () => {
     ['2026-01-05T12:34:56.789Z', '2026-01-05T12:34:56.789Z'],
     ['2026-01-05 12:34:56+00', '2026-01-05T12:34:56.000Z'],
     ['2026-01-05', '2026-01-05T00:00:00.000Z'],
+    ['2026-01-05T12:34:56+0130', '2026-01-05T11:04:56.000Z'],
+    ['2026-01-05T12:34', '2026-01-05T12:34:00.000Z'],
+    ['2024-02-29T00:00:00Z', '2024-02-29T00:00:00.000Z'],
   ])('reads %s', (input, expected) => {
     expect(normalizeDate(input, 'endDate')).toBe(expected);
   });
@@ -110,5 +115,10 @@ describe('normalizeDate', () => {
     expect(normalizeDate(null, 'endDate')).toBeUndefined();
     expect(normalizeDate('', 'endDate')).toBeUndefined();
     expect(() => normalizeDate('soon', 'endDate')).toThrow('endDate is not a date: "soon"');
+  });
+
+  // JavaScript's own reading made dates of 2001 of these (a probe), and rolled February 31 into March.
+  it.each(['1', '-1', '12', 'March 7', '2026-02-31', '2023-02-29T00:00:00Z', '2026-13-01', '2026-01-05T25:00:00Z', '20260105'])('refuses %s', (input) => {
+    expect(() => normalizeDate(input, 'endDate')).toThrow(`endDate is not a date: ${JSON.stringify(input)}`);
   });
 });

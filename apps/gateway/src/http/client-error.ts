@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { ErrorBody } from '@exchange/contracts';
 
 /**
@@ -16,9 +17,13 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'Request Timeout']
         : [400, 'Bad Request'];
-  const body: ErrorBody = { error: reason, code: 'invalid_request' };
+  answerOnSocket(socket, status, reason, { error: reason, code: 'invalid_request' }, randomUUID());
+}
+
+/** An answer written on the socket itself, which is closed after it (no HTTP response object exists there). */
+export function answerOnSocket(socket: Duplex, status: number, reason: string, body: ErrorBody, requestId: string): void {
   const text = JSON.stringify(body);
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nX-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${text}`,
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${text}`,
   );
 }

@@ -1,5 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { Duplex } from 'node:stream';
 import { ApiError } from './api-error';
+import { answerOnSocket } from './client-error';
+import { requestIdOf } from './fastify-setup';
 import { serveInLane, type AccessLog, type Lane } from './lane';
 
 /**
@@ -22,6 +26,20 @@ export function refuseExpectation(accessLog: AccessLog): (request: IncomingMessa
   const failure = (expect: string | undefined) =>
     new ApiError({ ok: false, status: 417, body: { error: `Expect: ${expect} cannot be met; only 100-continue is`, code: 'invalid_request' } });
   return (request, response) => refuse(request, response, accessLog, failure(request.headers.expect));
+}
+
+/**
+ * The server's `connect` listener. Without one Node closes the socket of a `CONNECT` request without a
+ * word (a probe); the gateway is no proxy, so it is a 404 as for any method without a route, with the
+ * error body, the request id and an access log line, and the connection closed after it.
+ */
+export function refuseConnect(accessLog: AccessLog): (request: IncomingMessage, socket: Duplex) => void {
+  return (request, socket) => {
+    const started = performance.now();
+    if (!socket.writable) return void socket.destroy();
+    answerOnSocket(socket, 404, 'Not Found', { error: 'no such route', code: 'route_not_found' }, requestIdOf(request.headers['x-request-id']));
+    accessLog({ method: request.method!, url: request.url!, status: 404, ms: Math.round((performance.now() - started) * 100) / 100 });
+  };
 }
 
 function refuse(request: IncomingMessage, response: ServerResponse, accessLog: AccessLog, error: ApiError): void {

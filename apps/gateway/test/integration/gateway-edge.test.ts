@@ -400,6 +400,13 @@ describe('gateway edge (real NATS, no services)', () => {
       code: 'invalid_request',
     });
     expect((await raw('GET /ok HTTP/1.0\r\n\r\n')).split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+    // Node closed the socket of a CONNECT without a word (a probe): a 404, as for any method without a route.
+    for (const target of ['127.0.0.1:443', '/events']) {
+      const connect = await raw(`CONNECT ${target} HTTP/1.1\r\nHost: x\r\nX-Request-Id: connect-1\r\n\r\n`);
+      expect(connect.split('\r\n')[0]).toBe('HTTP/1.1 404 Not Found');
+      expect(connect).toContain('\r\nX-Request-Id: connect-1\r\n');
+      expect(JSON.parse(connect.slice(connect.indexOf('\r\n\r\n') + 4))).toEqual({ error: 'no such route', code: 'route_not_found' });
+    }
   });
 
   it('answers 408 with the error body to a client that stalls mid-request, within REQUEST_TIMEOUT_MS', async () => {
