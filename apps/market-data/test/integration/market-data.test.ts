@@ -291,6 +291,13 @@ describe('market-data (real PostgreSQL, Redis, NATS and JetStream)', () => {
     expect((await md.data('marketdata.sampling-markets.list.v1', {})).data).toEqual([]);
     const rewards = { rates: [{ asset_address: '0x0000000000000000000000000000000000000c01', rewards_daily_rate: 25 }], min_size: 50, max_spread: 3.5 };
     await md.data('marketdata.admin.rewards.set.v1', { condition_id: others[1]!.conditionId, body: rewards });
+    // One rate per asset: two would pay its makers twice over (any case of the address).
+    const twice = { ...rewards, rates: [...rewards.rates, { asset_address: '0x0000000000000000000000000000000000000C01', rewards_daily_rate: 5 }] };
+    expect(await md.request('marketdata.admin.rewards.set.v1', { condition_id: others[1]!.conditionId, body: twice })).toMatchObject({
+      ok: false,
+      status: 400,
+      body: { error: expect.stringContaining('rates must name each asset_address once') },
+    });
     const sampling = await md.data('marketdata.sampling-markets.list.v1', {});
     expect(sampling).toMatchObject({ count: 1, next_cursor: 'LTE=', limit: 500 });
     expect(sampling.data[0]).toMatchObject({ condition_id: others[1]!.conditionId, rewards });

@@ -150,7 +150,12 @@ export const setRewardsRequest = z.object({
   condition_id: conditionIdSchema,
   body: z
     .object({
-      rates: z.array(rewardRate).max(10).default([]),
+      // One rate per asset: two would pay its makers twice over (an input probe found them accepted).
+      rates: z
+        .array(rewardRate)
+        .max(10)
+        .default([])
+        .refine((rates) => new Set(rates.map((r) => r.asset_address.toLowerCase())).size === rates.length, 'rates must name each asset_address once'),
       min_size: z.number().min(0).max(1e12).default(0),
       max_spread: z.number().min(0).max(100).default(0),
     })
