@@ -225,7 +225,11 @@ async function main() {
   if (foreground) await superviseApps(true);
   else await startInBackground();
   const port = apps.find((a) => a.name === 'gateway').env.PORT;
-  console.log(`\nThe exchange is up: http://localhost:${port} (catalog :8081, CLOB :8082, data :8083).`);
+  // The surfaces' ports as the gateway reads them (its defaults otherwise).
+  const surface = (name, fallback) => process.env[name] ?? fallback;
+  console.log(
+    `\nThe exchange is up: http://localhost:${port} (catalog :${surface('CATALOG_PORT', 8081)}, CLOB :${surface('CLOB_PORT', 8082)}, data :${surface('DATA_PORT', 8083)}).`,
+  );
   console.log(foreground ? 'Stop with Ctrl-C.' : `Logs: .run/*.log. Stop with ./scripts/stop.sh`);
 }
 
