@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { connect, JSONCodec, type JsMsg, type NatsConnection } from 'nats';
 import { deleteStreams, TEST_NATS_URL, testPrefix, until } from '@exchange/testing';
-import { applyFeed, FeedWatch, openFeed, type FeedOptions } from '../src/jetstream/durable-feed';
+import { applyFeed, FeedWatch, openFeed, type FeedOptions, type FeedPosition } from '../src/jetstream/durable-feed';
 import { ensureStream } from '../src/jetstream/streams';
 
 const codec = JSONCodec<number>();
@@ -220,37 +220,45 @@ describe('a feed opened at the position its database applied', () => {
   beforeAll(async () => {
     nc = await connect({ servers: TEST_NATS_URL });
     await ensureStream(nc, prefix, stream);
-    for (let n = 1; n <= 6; n++) await nc.jetstream().publish(`${prefix}.applied.evt.n`, codec.encode(n));
+    // Messages of another subject before each one the feed reads: its sequences are 2, 4, ... 12.
+    for (let n = 1; n <= 6; n++) {
+      await nc.jetstream().publish(`${prefix}.applied.evt.other`, codec.encode(-n));
+      await nc.jetstream().publish(`${prefix}.applied.evt.n`, codec.encode(n));
+    }
   });
   afterAll(async () => {
     await nc.close();
     await deleteStreams(prefix);
   });
 
-  /** Opens the feed, applies its backlog, closes it; what it applied with their sequences. */
-  const applyAll = async (durable: string, appliedUpTo?: { streamCreated: string; seq: number }) => {
+  /** Opens the feed, applies its backlog (its start-up's wait), closes it; what it applied, with their sequences. */
+  const applyAll = async (durable: string, appliedUpTo?: FeedPosition | null) => {
     const feed = await openFeed(nc, prefix, { stream, durable, filter: 'applied.evt.n', restart: false, soleReader: true, appliedUpTo });
     const seen: [number, number][] = [];
     await applyFeed(feed, async (data, seq) => void seen.push([data as number, seq]), 'test message').ready;
     await feed.messages.close();
-    return { seen, streamCreated: feed.streamCreated };
+    return { seen, streamCreated: feed.streamCreated, backlog: feed.backlog };
   };
 
-  it('delivers again what came after that position when the consumer acknowledged more (a restored database)', async () => {
+  it('takes the feed up at the applied message when the consumer acknowledged more (a restored database), its backlog exact', async () => {
     const first = await applyAll('restored');
-    expect(first.seen).toEqual([1, 2, 3, 4, 5, 6].map((n) => [n, n]));
+    expect(first.seen).toEqual([1, 2, 3, 4, 5, 6].map((n) => [n, 2 * n]));
     expect(first.streamCreated).toBe((await (await nc.jetstreamManager()).streams.info(`${prefix}_APPLIED`)).created);
-    expect((await applyAll('restored', { streamCreated: first.streamCreated, seq: 4 })).seen).toEqual([[5, 5], [6, 6]]);
-    // Nothing again once the database is as far as the consumer.
-    expect((await applyAll('restored', { streamCreated: first.streamCreated, seq: 6 })).seen).toEqual([]);
+    const restored = await applyAll('restored', { streamCreated: first.streamCreated, seq: 8 });
+    expect(restored.seen).toEqual([[4, 8], [5, 10], [6, 12]]);
+    expect(restored.backlog).toBe(3);
   });
 
-  it('starts a new consumer after that position rather than at the stream start (the old one was removed)', async () => {
-    const { streamCreated } = await applyAll('probe');
-    expect((await applyAll('removed', { streamCreated, seq: 3 })).seen).toEqual([[4, 4], [5, 5], [6, 6]]);
+  it('delivers only the applied message again on a plain restart, and starts a removed consumer there', async () => {
+    const { streamCreated } = await applyAll('plain');
+    expect((await applyAll('plain', { streamCreated, seq: 12 })).seen).toEqual([[6, 12]]);
+    expect((await applyAll('removed', { streamCreated, seq: 6 })).seen).toEqual([[3, 6], [4, 8], [5, 10], [6, 12]]);
   });
 
-  it('ignores a position in an earlier stream of that name', async () => {
-    expect((await applyAll('recreated', { streamCreated: '2020-01-01T00:00:00Z', seq: 5 })).seen.map(([n]) => n)).toEqual([1, 2, 3, 4, 5, 6]);
+  it('delivers the stream from its start for a position in an earlier stream of that name, and for none (null)', async () => {
+    await applyAll('recreated');
+    const all = [1, 2, 3, 4, 5, 6];
+    expect((await applyAll('recreated', { streamCreated: '2020-01-01T00:00:00Z', seq: 10 })).seen.map(([n]) => n)).toEqual(all);
+    expect((await applyAll('recreated', null)).seen.map(([n]) => n)).toEqual(all);
   });
 });

@@ -203,6 +203,30 @@ describe('OutboxRelay on a real PostgreSQL outbox table and real JetStream', () 
     expect(await values(prefix)).toEqual([{ i: 1 }]);
   });
 
+  it("makes its stream anew at start when the stream holds a later row than its database numbered (a restored database)", async () => {
+    const prefix = await aStream('ahead');
+    const rows = await db.write([{ subject: 'test.evt.n', payload: { i: 1 } }, { subject: 'test.evt.n', payload: { i: 2 } }]);
+    await new OutboxRelay(nc, prefix, new PgOutboxStore(storePool), TEST_STREAM).kick();
+    const jsm = await nc.jetstreamManager();
+    const created = async () => (await jsm.streams.info(streamName(prefix, 'TEST'))).created;
+    const before = await created();
+    const refills: number[] = [];
+    const startWith = async (highest: bigint) => {
+      const relay = new OutboxRelay(nc, prefix, new PgOutboxStore(storePool), { ...TEST_STREAM, onCreated: async () => void refills.push(1), highestRowId: async () => highest });
+      await relay.start();
+      await relay.stop();
+    };
+    // The database numbered as far as the stream holds: kept.
+    await startWith(rows[1]!.id);
+    expect(await created()).toBe(before);
+    expect(await values(prefix)).toEqual([{ i: 1 }, { i: 2 }]);
+    // The stream holds a row the database never numbered: made anew, and the owner refills it.
+    await startWith(rows[0]!.id);
+    expect(await created()).not.toBe(before);
+    expect(await values(prefix)).toEqual([]);
+    expect(refills).toEqual([1]);
+  });
+
   it('creates its stream again while idle, with its limits, and runs the owner\'s onCreated before publishing more', async () => {
     const prefix = await aStream('idle');
     const created: number[] = [];

@@ -45,6 +45,10 @@ export class CatalogOutbox implements OutboxStore, OnModuleInit, BeforeApplicati
         const markets = await appendEverySnapshot(this.prisma, this);
         if (markets > 0) this.logger.warn(`stream CATALOG created while the catalog holds ${markets} markets: every market's and event's snapshot written into it again`);
       },
+      highestRowId: async () => {
+        const [row] = await this.prisma.$queryRaw<{ last_value: bigint }[]>`SELECT last_value FROM outbox_id_seq`;
+        return row!.last_value;
+      },
     });
     await this.relay.start();
     const prune = () => this.prune(Date.now()).catch((error) => this.logger.warn(`published outbox rows not pruned, again in 10 minutes: ${String(error)}`));

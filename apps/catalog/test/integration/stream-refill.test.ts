@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import type { MarketSnapshot } from '@exchange/contracts';
 import { readStream, until } from '@exchange/testing';
 import { anEvent } from '../support/builders';
@@ -40,5 +41,28 @@ describe('the CATALOG stream created anew (real PostgreSQL, NATS and JetStream)'
     await catalog.restart();
     const afterRestart = await streamHolds([first, second]);
     expect(afterRestart.sort()).toEqual([first, second].sort());
+  });
+
+  it('makes the stream anew at start when it holds changes the database never numbered (restored from a backup)', async () => {
+    const first = await createEvent();
+    await streamHolds([first]);
+    const db = new Client({ connectionString: catalog.databaseUrl });
+    await db.connect();
+    try {
+      const backup = (await db.query<{ last_value: string }>('SELECT last_value FROM outbox_id_seq')).rows[0]!.last_value;
+      const lost = await createEvent();
+      await streamHolds([first, lost]);
+      const jsm = await catalog.nc.jetstreamManager();
+      const created = (await jsm.streams.info(`${catalog.prefix}_CATALOG`)).created;
+      // The database as a backup left it, as far as its outbox's numbering goes.
+      await db.query('SELECT setval($1, $2)', ['outbox_id_seq', backup]);
+      await catalog.restart();
+      expect((await jsm.streams.info(`${catalog.prefix}_CATALOG`)).created).not.toBe(created);
+      // Refilled from the database: every market it holds, once each.
+      const held = await streamHolds([first, lost]);
+      expect(held.filter((id) => id === first)).toHaveLength(1);
+    } finally {
+      await db.end();
+    }
   });
 });

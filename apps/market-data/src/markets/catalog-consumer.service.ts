@@ -36,8 +36,9 @@ const codec = JSONCodec();
  * in the database, in memory and in Redis (hot metadata). A tick size change is published on the
  * MARKETDATA stream. Start-up loads the database first, then waits until the backlog is applied. When
  * the consumer or the stream is deleted, the process exits to start again with a new consumer. The
- * feed's position is stored with each snapshot, so that a database restored from a backup learns the
- * markets made after it (NATS's consumer position is past them).
+ * feed's position is stored with each snapshot and is where each start takes the feed up, so that a
+ * database restored from a backup learns the markets made after it (NATS's consumer position is past
+ * them).
  */
 @Injectable()
 export class CatalogConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -73,13 +74,13 @@ export class CatalogConsumer implements OnApplicationBootstrap, BeforeApplicatio
       stream: CATALOG_STREAM,
       durable: `${this.env.CONSUMER_NAME}-catalog`,
       filter: 'catalog.evt.market.>',
-      // A database with no market (new) reads the stream from its beginning: the consumer's position,
-      // kept by NATS, may be at its end (until the twenty-fourth session such a start learnt no market).
-      restart: this.registry.size === 0,
+      restart: false,
       soleReader: true,
       endWhenGone: true,
       ownerCreatesStream: true,
-      appliedUpTo: this.registry.size === 0 ? undefined : appliedUpTo,
+      // A database with no market (new) reads the stream from its beginning: the consumer's position,
+      // kept by NATS, may be at its end (until the twenty-fourth session such a start learnt no market).
+      appliedUpTo: this.registry.size === 0 ? null : (appliedUpTo ?? null),
     });
     const applied = applyFeed(feed, (data, seq) => this.apply(marketSnapshot.parse(data), { streamCreated: feed.streamCreated, seq }), 'catalog market event');
     this.feed.watch(feed.messages, applied.done, 'catalog feed', this.exit);

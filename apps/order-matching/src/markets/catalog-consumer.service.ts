@@ -14,8 +14,9 @@ const POSITION_KEY = 'catalog-feed-position';
  * catalog already announced but the engine does not know yet. When the consumer or the stream is
  * deleted, the process exits (the fatal handler) to start again with a new consumer: it went on
  * without learning of new markets until the twenty-fourth session. The feed's position is stored with
- * each snapshot (settings, `catalog-feed-position`), so that a database restored from a backup learns
- * the markets made after it: the consumer's position, kept by NATS, was past them (docs/operations.md).
+ * each snapshot (settings, `catalog-feed-position`) and is where each start takes the feed up, so that
+ * a database restored from a backup learns the markets made after it: the consumer's position, kept by
+ * NATS, was past them (docs/operations.md).
  */
 @Injectable()
 export class CatalogConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -57,9 +58,10 @@ export class CatalogConsumer implements OnApplicationBootstrap, BeforeApplicatio
     return row.rows[0]!.value;
   }
 
-  private async storedPosition(): Promise<FeedPosition | undefined> {
+  /** Null for a database that applied nothing yet (new, or from before positions were stored): the feed starts at the stream's start. */
+  private async storedPosition(): Promise<FeedPosition | null> {
     const row = await this.engine.pool.query<{ value: string }>(`SELECT value FROM settings WHERE key = '${POSITION_KEY}'`);
-    return row.rows[0] && (JSON.parse(row.rows[0].value) as FeedPosition);
+    return row.rows[0] ? (JSON.parse(row.rows[0].value) as FeedPosition) : null;
   }
 
   /**

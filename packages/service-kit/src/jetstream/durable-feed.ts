@@ -44,12 +44,15 @@ export interface FeedOptions {
    */
   ownerCreatesStream?: boolean;
   /**
-   * What the owner's database says it applied last (`FeedPosition`, stored with each message's effects).
-   * Delivery starts right after it when NATS would start later: the database was restored from a backup
-   * (the consumer's position, kept by NATS, is past what it lost), or the consumer was removed while the
-   * service was down. Ignored when it belongs to an earlier stream of that name.
+   * What the owner's database says it applied last (`FeedPosition`, stored with each message's effects),
+   * or null when it stores positions and holds none yet (a new database). When given, the database alone
+   * says where delivery starts, and the consumer is made anew there at every start: at that message
+   * again (applying it twice changes nothing), or at the stream's start for a position in an earlier
+   * stream of that name (recreated: the owner refilled it) and for null. NATS's own position would skip
+   * what a database restored from a backup lost, and compared with it, a filtered consumer's
+   * acknowledgement floor (0 once made anew, or a later message of another subject) told nothing.
    */
-  appliedUpTo?: FeedPosition;
+  appliedUpTo?: FeedPosition | null;
 }
 
 /** A feed's last applied message: its stream's creation time (which tells a recreated stream) and its sequence. */
@@ -90,19 +93,19 @@ export async function openFeed(
     filter_subject: prefixed(prefix, options.filter),
   };
   let { startSeq, restart } = options;
+  if (options.appliedUpTo !== undefined) {
+    // At the applied message itself, which the filter matches: nats-server 2.9 counts one message too
+    // many in the backlog of a consumer made to start at a message it does not (a restore probe's
+    // start-up waited for it for ever).
+    const same = options.appliedUpTo?.streamCreated === streamCreated;
+    startSeq = same ? options.appliedUpTo!.seq : undefined;
+    restart = true;
+    if (options.appliedUpTo && !same) feedLogger.warn(`${options.durable}: the database's position is in an earlier stream ${stream}; delivering it from its start`);
+  }
   const existing = restart ? undefined : await jsm.consumers.info(stream, options.durable).catch(() => undefined);
-  const applied = options.appliedUpTo?.streamCreated === streamCreated ? options.appliedUpTo.seq : undefined;
   // One with other settings (an older version of this service) starts anew.
   if (existing && (existing.config.ack_policy !== reading.ack_policy || existing.config.filter_subject !== reading.filter_subject)) {
     restart = true;
-    if (applied !== undefined) startSeq = applied + 1;
-  } else if (applied !== undefined && (!existing || applied < existing.ack_floor.stream_seq)) {
-    // Before the database's position, everything is applied; NATS's alone would skip what it lost.
-    startSeq = applied + 1;
-    if (existing) {
-      restart = true;
-      feedLogger.warn(`${options.durable}: the database applied up to ${applied}, its consumer acknowledged up to ${existing.ack_floor.stream_seq}; delivering again from ${startSeq}`);
-    }
   } else if (existing && options.soleReader && existing.num_ack_pending > 0) {
     // A consumer that acknowledged nothing yet has a floor of 0, not the sequence it was made to start at.
     const floor = existing.ack_floor.stream_seq;

@@ -30,6 +30,15 @@ export interface RelayStream {
    * catalog: every market's snapshot).
    */
   onCreated?: () => Promise<void>;
+  /**
+   * The highest outbox row id the owner's database has numbered (its sequence). Given, a stream whose
+   * last message carries a later row at start is deleted and made anew (`onCreated` refilling it): the
+   * database was restored from a backup, or replaced, and the stream holds changes it lost, which
+   * readers taking their feed up where their own databases say (`FeedPosition`) would apply. The
+   * operator deleted the stream by hand before (docs/operations.md); one who forgot brought back
+   * markets the catalog no longer had (a restore probe).
+   */
+  highestRowId?: () => Promise<bigint>;
 }
 
 const codec = JSONCodec();
@@ -133,6 +142,7 @@ export class OutboxRelay {
 
   /** Creates the stream (or widens it), then publishes what is pending and polls every `pollMs`. */
   async start(): Promise<void> {
+    await this.dropStreamAheadOfStore();
     await this.ensureStream();
     this.timer = setInterval(() => this.kick(), this.pollMs);
     this.checker = setInterval(() => void this.checkStream(), STREAM_CHECK_MS);
@@ -152,6 +162,20 @@ export class OutboxRelay {
     } catch {
       // NATS away: the drains say so.
     }
+  }
+
+  private async dropStreamAheadOfStore(): Promise<void> {
+    if (!this.stream.highestRowId) return;
+    const jsm = await this.nc.jetstreamManager();
+    const name = streamName(this.prefix, this.stream.name);
+    const info = await jsm.streams.info(name).catch(() => undefined);
+    if (!info || info.state.messages === 0) return;
+    const last = await jsm.streams.getMessage(name, { seq: info.state.last_seq });
+    const lastRow = outboxIdOf(last.header?.get('Nats-Msg-Id'));
+    const highest = await this.stream.highestRowId();
+    if (lastRow === undefined || lastRow <= highest) return;
+    this.logger.warn(`stream ${name} holds outbox row ${lastRow}, past the ${highest} this database numbered (restored from a backup?): made anew from the database`);
+    await jsm.streams.delete(name);
   }
 
   /** Creates the stream if it is missing; its `onCreated` then runs in the next drain, until it succeeds once. */
