@@ -261,4 +261,24 @@ describe('a feed opened at the position its database applied', () => {
     expect((await applyAll('recreated', { streamCreated: '2020-01-01T00:00:00Z', seq: 10 })).seen.map(([n]) => n)).toEqual(all);
     expect((await applyAll('recreated', null)).seen.map(([n]) => n)).toEqual(all);
   });
+
+  it('tells a start to take the feed up at a message that failed and waits, not past it, while later ones apply', async () => {
+    await nc.jetstream().publish(`${prefix}.applied.evt.n`, codec.encode(7));
+    await nc.jetstream().publish(`${prefix}.applied.evt.n`, codec.encode(8));
+    const feed = await openFeed(nc, prefix, { stream, durable: 'failing', filter: 'applied.evt.n', restart: false, appliedUpTo: { streamCreated: (await applyAll('probe')).streamCreated, seq: 12 } });
+    const told: [number, number][] = [];
+    let failures = 0;
+    await applyFeed(
+      feed,
+      async (data, takeUpAt) => {
+        if (data === 7 && failures++ === 0) throw new Error('the database is away');
+        told.push([data as number, takeUpAt]);
+      },
+      'test message',
+    ).ready;
+    await until(async () => (told.some(([n]) => n === 7) ? true : undefined), 10_000, 'message 7 applied');
+    await feed.messages.close();
+    // 7 (sequence 13) failed once: 8 (14) tells 13; 7 applied after tells 14, the highest applied.
+    expect(told).toEqual([[6, 12], [8, 13], [7, 14]]);
+  });
 });

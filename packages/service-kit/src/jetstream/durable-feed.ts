@@ -55,7 +55,11 @@ export interface FeedOptions {
   appliedUpTo?: FeedPosition | null;
 }
 
-/** A feed's last applied message: its stream's creation time (which tells a recreated stream) and its sequence. */
+/**
+ * Where a feed is taken up at the next start: its stream's creation time (which tells a recreated stream)
+ * and the sequence of the message to deliver first, the last applied (again) or the first still waiting
+ * to be applied (`applyFeed`).
+ */
 export interface FeedPosition {
   streamCreated: string;
   seq: number;
@@ -175,11 +179,14 @@ export class FeedWatch {
  * grows with its deliveries when applying failed. A message that keeps failing is logged in full once,
  * then in a line every 30 s: until 2026-11-27 its stack was logged at every redelivery, each second
  * (a resource-limits probe saw 94 in a minute). `ready` resolves once the backlog that waited when
- * the feed opened is applied; `done` when the feed is closed.
+ * the feed opened is applied; `done` when the feed is closed. `apply` is also told where a later start
+ * should take the feed up if this message is applied (`FeedPosition.seq`, for an owner that stores it
+ * with the message's effects): this message, or the first earlier one that failed and waits to be
+ * delivered again, which later messages must not leave behind.
  */
 export function applyFeed(
   feed: { messages: ConsumerMessages; backlog: number },
-  apply: (data: unknown, streamSequence: number) => Promise<void>,
+  apply: (data: unknown, takeUpAt: number) => Promise<void>,
   what: string,
 ): { ready: Promise<void>; done: Promise<void> } {
   let caughtUp!: () => void;
@@ -192,12 +199,15 @@ export function applyFeed(
   if (feed.backlog === 0) caughtUp();
   /** The messages that failed and are not applied yet, by stream sequence. */
   const failing = new Map<number, ThrottledLog>();
+  let highestApplied = 0;
   const done = (async () => {
     for await (const message of feed.messages) {
       const { streamSequence, redeliveryCount: deliveries } = message.info;
       try {
-        await apply(message.json(), streamSequence);
+        const waiting = [...failing.keys()].filter((seq) => seq !== streamSequence);
+        await apply(message.json(), waiting.length > 0 ? Math.min(...waiting) : Math.max(highestApplied, streamSequence));
         message.ack();
+        highestApplied = Math.max(highestApplied, streamSequence);
         applied++;
         failing.delete(streamSequence);
       } catch (error) {
