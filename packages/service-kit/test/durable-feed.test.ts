@@ -237,7 +237,7 @@ describe('a feed opened at the position its database applied', () => {
     const seen: [number, number][] = [];
     await applyFeed(feed, async (data, seq) => void seen.push([data as number, seq]), 'test message').ready;
     await feed.messages.close();
-    return { seen, streamCreated: feed.streamCreated, backlog: feed.backlog };
+    return { seen, streamCreated: feed.streamCreated, backlog: feed.backlog, lastSeq: feed.lastSeq };
   };
 
   it('takes the feed up at the applied message when the consumer acknowledged more (a restored database), its backlog exact', async () => {
@@ -246,12 +246,17 @@ describe('a feed opened at the position its database applied', () => {
     expect(first.streamCreated).toBe((await (await nc.jetstreamManager()).streams.info(`${prefix}_APPLIED`)).created);
     const restored = await applyAll('restored', { streamCreated: first.streamCreated, seq: 8 });
     expect(restored.seen).toEqual([[4, 8], [5, 10], [6, 12]]);
+    // The start-up waits for the last message the filter matched (12), not for NATS's count to reach 0,
+    // which nats-server 2.9 sometimes left too high here for good (a restore probe).
+    expect(restored.lastSeq).toBe(12);
     expect(restored.backlog).toBe(3);
   });
 
   it('delivers only the applied message again on a plain restart, and starts a removed consumer there', async () => {
     const { streamCreated } = await applyAll('plain');
-    expect((await applyAll('plain', { streamCreated, seq: 12 })).seen).toEqual([[6, 12]]);
+    expect(await applyAll('plain', { streamCreated, seq: 12 })).toMatchObject({ seen: [[6, 12]], lastSeq: 12 });
+    // Resumed where it acknowledged everything (no position given): nothing to wait for.
+    expect(await applyAll('plain')).toMatchObject({ seen: [], lastSeq: 0 });
     expect((await applyAll('removed', { streamCreated, seq: 6 })).seen).toEqual([[3, 6], [4, 8], [5, 10], [6, 12]]);
   });
 

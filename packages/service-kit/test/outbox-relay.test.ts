@@ -212,18 +212,24 @@ describe('OutboxRelay on a real PostgreSQL outbox table and real JetStream', () 
     const before = await created();
     const refills: number[] = [];
     const startWith = async (highest: bigint) => {
-      const relay = new OutboxRelay(nc, prefix, new PgOutboxStore(storePool), { ...TEST_STREAM, onCreated: async () => void refills.push(1), highestRowId: async () => highest });
+      const onCreated = async () => {
+        refills.push(1);
+        await db.write([{ subject: 'test.evt.n', payload: { i: 'refilled' } }]);
+      };
+      const relay = new OutboxRelay(nc, prefix, new PgOutboxStore(storePool), { ...TEST_STREAM, onCreated, highestRowId: async () => highest });
       await relay.start();
+      // What the stream holds as the start returns.
+      const held = await values(prefix);
       await relay.stop();
+      return held;
     };
     // The database numbered as far as the stream holds: kept.
-    await startWith(rows[1]!.id);
+    expect(await startWith(rows[1]!.id)).toEqual([{ i: 1 }, { i: 2 }]);
     expect(await created()).toBe(before);
-    expect(await values(prefix)).toEqual([{ i: 1 }, { i: 2 }]);
-    // The stream holds a row the database never numbered: made anew, and the owner refills it.
-    await startWith(rows[0]!.id);
+    // The stream holds a row the database never numbered: made anew, and the owner refills it before
+    // the start returns (the owner reports healthy only then).
+    expect(await startWith(rows[0]!.id)).toEqual([{ i: 'refilled' }]);
     expect(await created()).not.toBe(before);
-    expect(await values(prefix)).toEqual([]);
     expect(refills).toEqual([1]);
   });
 

@@ -140,14 +140,22 @@ export class OutboxRelay {
     this.js = nc.jetstream();
   }
 
-  /** Creates the stream (or widens it), then publishes what is pending and polls every `pollMs`. */
+  /**
+   * Creates the stream (or widens it), then publishes what is pending and polls every `pollMs`. When
+   * this start created the stream, it returns once the owner's refill (`onCreated`) is published (or its
+   * first try failed), so that the owner reports healthy only then: order-matching, which docker compose
+   * and `start.sh` start once the catalog is healthy, took the stream's few first messages for all of them
+   * and traded while it did not know most markets yet (a restore probe).
+   */
   async start(): Promise<void> {
     await this.dropStreamAheadOfStore();
     await this.ensureStream();
     this.timer = setInterval(() => this.kick(), this.pollMs);
     this.checker = setInterval(() => void this.checkStream(), STREAM_CHECK_MS);
     void this.kickOnReconnect();
-    this.kick();
+    const refill = this.refillDue;
+    const first = this.kick();
+    if (refill) await first;
   }
 
   /** Has the next drain create the stream, or set its limits again, when it is missing or lost them. */
