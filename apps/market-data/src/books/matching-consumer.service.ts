@@ -202,8 +202,10 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
     const id = rowIdOf(message);
     const highest = this.rowIds.regression(id);
     if (highest !== undefined) {
+      // The same id again is a row published anew, not an earlier one (a restore probe read "from 61 to 61").
+      const what = id === highest ? `MATCHING row id ${id} came again` : `MATCHING row ids went back from ${highest} to ${id}`;
       this.logger.warn(
-        `MATCHING row ids went back from ${highest} to ${id}: order-matching's database is older than the events already ` +
+        `${what}: order-matching's database is older than the events already ` +
           'applied (restored from a backup?) or republished rows; loading the books from order-matching',
       );
       await this.reloadBooks();
