@@ -113,9 +113,7 @@ export async function openFeed(
   };
   let { startSeq, restart } = options;
   if (options.appliedUpTo !== undefined) {
-    // At the applied message itself, which the filter matches: nats-server 2.9 counts one message too
-    // many in the backlog of a consumer made to start at a message it does not (a restore probe's
-    // start-up waited for it for ever).
+    // At the applied message itself (applying it again changes nothing), which the filter matches.
     const same = options.appliedUpTo?.streamCreated === streamCreated;
     startSeq = same ? options.appliedUpTo!.seq : undefined;
     restart = true;
