@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import { ApiError } from './api-error';
 import { answerOnSocket } from './client-error';
 import { requestIdOf } from './fastify-setup';
-import { serveInLane, type AccessLog, type Lane } from './lane';
+import { elapsedMs, serveInLane, type AccessLog, type Lane } from './lane';
 
 /**
  * Two requests Node's HTTP server answers by itself, before any handler, with an empty body and no
@@ -38,7 +38,7 @@ export function refuseConnect(accessLog: AccessLog): (request: IncomingMessage, 
     const started = performance.now();
     if (!socket.writable) return void socket.destroy();
     answerOnSocket(socket, 404, 'Not Found', { error: 'no such route', code: 'route_not_found' }, requestIdOf(request.headers['x-request-id']));
-    accessLog({ method: request.method!, url: request.url!, status: 404, ms: Math.round((performance.now() - started) * 100) / 100 });
+    accessLog({ method: request.method!, url: request.url!, status: 404, ms: elapsedMs(started) });
   };
 }
 

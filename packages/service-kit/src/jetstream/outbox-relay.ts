@@ -5,7 +5,7 @@ import { errorMessage } from '../logging/error-message';
 import { ThrottledLog } from '../logging/throttled-log';
 import { prefixed, streamName } from '../nats/subjects';
 import { backoffMs } from '../retry/backoff';
-import { ensureStreamCreated, streamState, type StreamLimits } from './streams';
+import { ensureStreamCreated, streamInfoIfAny, streamState, type StreamLimits } from './streams';
 
 /**
  * A row to publish: its payload as a value, JSON-encoded on publish, or as the JSON text its writer
@@ -176,7 +176,7 @@ export class OutboxRelay {
     if (!this.stream.highestRowId) return;
     const jsm = await this.nc.jetstreamManager();
     const name = streamName(this.prefix, this.stream.name);
-    const info = await jsm.streams.info(name).catch(() => undefined);
+    const info = await streamInfoIfAny(jsm, name);
     if (!info || info.state.messages === 0) return;
     const last = await jsm.streams.getMessage(name, { seq: info.state.last_seq });
     const lastRow = outboxIdOf(last.header?.get('Nats-Msg-Id'));

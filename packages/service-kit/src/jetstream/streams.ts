@@ -19,8 +19,8 @@ const DUPLICATE_WINDOW_MS = 2 * 60 * 1_000;
 const STREAM_NOT_FOUND = 10059;
 const STREAM_NAME_IN_USE = 10058;
 
-/** The stream's info, undefined when there is no such stream. */
-function infoIfAny(jsm: JetStreamManager, name: string): Promise<StreamInfo | undefined> {
+/** The stream's info, undefined when there is no such stream (other failures are thrown). */
+export function streamInfoIfAny(jsm: JetStreamManager, name: string): Promise<StreamInfo | undefined> {
   return jsm.streams.info(name).catch((error: NatsError) => {
     if (error.api_error?.err_code === STREAM_NOT_FOUND) return undefined;
     throw error;
@@ -51,7 +51,7 @@ export async function ensureStreamCreated(
   const name = streamName(prefix, stream.name);
   const subjects = [prefixed(prefix, stream.subjects)];
   const bounds = limits ? { max_age: nanos(limits.maxAgeSeconds * 1_000) } : {};
-  if (await infoIfAny(jsm, name)) {
+  if (await streamInfoIfAny(jsm, name)) {
     await jsm.streams.update(name, { subjects, ...bounds });
     return { name, created: false };
   }
@@ -84,7 +84,7 @@ export async function untilStreamExists(nc: NatsConnection, prefix: string, stre
   const jsm = await nc.jetstreamManager();
   const name = streamName(prefix, stream.name);
   for (let waited = 0; ; waited++) {
-    if (await infoIfAny(jsm, name)) return name;
+    if (await streamInfoIfAny(jsm, name)) return name;
     if (waited % 10 === 0) streamLogger.warn(`waiting for stream ${name}, which its owner creates`);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
@@ -92,7 +92,7 @@ export async function untilStreamExists(nc: NatsConnection, prefix: string, stre
 
 /** Whether the stream exists, and its age limit in ns (0: none), for a relay's check. */
 export async function streamState(nc: NatsConnection, prefix: string, stream: { name: string }): Promise<{ maxAgeNs: number } | undefined> {
-  const info = await infoIfAny(await nc.jetstreamManager(), streamName(prefix, stream.name));
+  const info = await streamInfoIfAny(await nc.jetstreamManager(), streamName(prefix, stream.name));
   return info && { maxAgeNs: info.config.max_age };
 }
 
