@@ -58,9 +58,9 @@ const OUTCOMES: ClaimOutcome[] = ['seen', 'new', 'before-memory'];
  * its TAT one interval (window / limit) later is at most a window ahead of now; a per-item bucket takes
  * as many intervals as the request has items (at most `limit`, so that a batch larger than a tiny scaled
  * limit is not refused for ever). A request is admitted only if every one of its buckets admits it,
- * and then charged to all of them; a refused request is charged to none. The hash lives as long as its least full bucket and at most a minute longer (its
- * expiry moves a minute at a time, so that most requests need no expiry command). Two requests of one
- * run on the same bucket see each other.
+ * and then charged to all of them; a refused request is charged to none. The hash lives as long as its
+ * least full bucket and at most a minute longer (its expiry moves a minute at a time, so that most
+ * requests need no expiry command). Two requests of one run on the same bucket see each other.
  *
  * Claims are only as old as Redis's data: a Redis that keeps nothing on disk forgets every claim when it
  * restarts, and a `FLUSHALL` or an eviction drops them too. KEYS[1], kept without expiry, holds the
@@ -77,10 +77,11 @@ const OUTCOMES: ClaimOutcome[] = ['seen', 'new', 'before-memory'];
  * ARGV: claim TTL s, the run's distinct bucket sets (count, then per set its size and (field, limit,
  * window ms, per-item flag) per bucket), request count, then per request: claim flag, its set's number
  * (0: none), the latest signing time of its claim (ms; 0 without a claim) and its items. Sending each
- * route's set once per run rather than with every request keeps the command small (the arguments of every request cost the
- * gateway CPU to encode). KEYS: the key of the moment the memory is whole from, then per request its
- * claim key if flagged, then its hash if it has buckets. Answers per request: claim outcome (0 seen,
- * 1 new, 2 before that moment), admitted, limit, remaining, reset ms, retry-after ms.
+ * route's set once per run rather than with every request keeps the command small (the arguments of
+ * every request cost the gateway CPU to encode). KEYS: the key of the moment the memory is whole
+ * from, then per request its claim key if flagged, then its hash if it has buckets. Answers per
+ * request: claim outcome (0 seen, 1 new, 2 before that moment), admitted, limit, remaining, reset ms,
+ * retry-after ms.
  */
 const ADMIT_SCRIPT = `
 local clock = redis.call('TIME')

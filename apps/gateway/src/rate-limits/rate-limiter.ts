@@ -43,11 +43,11 @@ export interface RateLimiterSettings {
  * authenticated (so that nobody can spend another trader's limits by sending its key id), together
  * with the replay claim of a signed write in the same Redis round trip (`AdmissionStore`). Every
  * limited response carries `X-RateLimit-Limit`, `-Remaining` and `-Reset` (unix seconds) of the
- * request's most depleted bucket; a refused request is a 429 `rate_limited` with `retry_after_seconds` and `Retry-After`. A refusal is
- * remembered until its retry time, and the caller's requests of that route are refused meanwhile without
- * asking Redis: Redis would refuse them too (a refused request takes no token, so that time can only
- * move later), and a client hammering past its limit costs a map lookup rather than a script run. Such a
- * request makes no replay claim. Without Redis the limits are not applied (and said so once per
+ * request's most depleted bucket; a refused request is a 429 `rate_limited` with `retry_after_seconds`
+ * and `Retry-After`. A refusal is remembered until its retry time, and the caller's requests of that
+ * route are refused meanwhile without asking Redis: Redis would refuse them too (a refused request
+ * takes no token, so that time can only move later), and a client hammering past its limit costs a map
+ * lookup rather than a script run. Such a request makes no replay claim. Without Redis the limits are not applied (and said so once per
  * distinct failure): reads stay up, and signed writes are refused anyway, since their replay claim fails
  * (said every 30 s at most, with how many: until 2026-11-27 a Redis out of memory refused every order
  * and cancel without a log line, found by a resource-limits probe).
