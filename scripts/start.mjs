@@ -114,20 +114,23 @@ async function waitHealthy(app, seconds = 90) {
 const NODE_FLAGS = ['--initial-old-space-size=256'];
 
 // The logs in .run/ grow without end otherwise: the gateway's access log alone about 8 GB a day at a
-// few hundred requests a second. Each file past the limit is copied to <name>.log.1 and emptied.
+// few hundred requests a second. Each file past a piece (16 MB, or the limit if smaller) is copied to
+// <name>.log.1, after the older copies moved up one, and emptied; the copies together keep about the limit.
 const LOG_MAX_MB = Number(process.env.LOG_MAX_MB ?? '256');
-const LOG_CHECK_MS = 60_000;
+// Often, so that a piece is cut near its size even when an app logs a few MB a second (a stat per log).
+const LOG_CHECK_MS = 5_000;
 
-/** Checked before anything starts: a bad limit would otherwise trim every log each minute, or never. */
+/** Checked before anything starts: a bad limit would otherwise trim every log at each check, or never. */
 function checkLogLimit() {
   if (!Number.isInteger(LOG_MAX_MB) || LOG_MAX_MB < 1) throw new Error(`LOG_MAX_MB must be a whole number of megabytes, at least 1 (got ${process.env.LOG_MAX_MB})`);
 }
 
-function trimLogsEveryMinute(say) {
+function trimLogsInPieces(say) {
   const files = [SUPERVISOR, ...apps.map((a) => a.name)].map(logFile);
+  const limits = kit().logLimits(LOG_MAX_MB * 1024 * 1024);
   const timer = setInterval(() => {
     try {
-      for (const { file, bytes } of kit().trimLogs(files, LOG_MAX_MB * 1024 * 1024)) say(`${path.basename(file)} reached ${Math.round(bytes / 1048576)} MB: copied to ${path.basename(file)}.1 and emptied`);
+      kit().trimLogs(files, limits);
     } catch (error) {
       say(`trimming the logs failed: ${error instanceof Error ? error.message : error}`);
     }
@@ -167,7 +170,7 @@ async function superviseApps(foreground) {
     }
     say(`${app.name} is healthy`);
   }
-  if (!foreground) trimLogsEveryMinute(say);
+  if (!foreground) trimLogsInPieces(say);
   const stop = () =>
     void supervisor.stop().then(() => {
       if (!foreground) for (const app of apps) rmSync(pidFile(app.name), { force: true });
