@@ -235,8 +235,18 @@ describe('a feed opened at the position its database applied', () => {
   const applyAll = async (durable: string, appliedUpTo?: FeedPosition | null) => {
     const feed = await openFeed(nc, prefix, { stream, durable, filter: 'applied.evt.n', restart: false, soleReader: true, appliedUpTo });
     const seen: [number, number][] = [];
-    await applyFeed(feed, async (data, seq) => void seen.push([data as number, seq]), 'test message').ready;
+    const told = new Set<string>();
+    await applyFeed(
+      feed,
+      async (data, takeUpAt) => {
+        seen.push([data as number, takeUpAt.seq]);
+        told.add(takeUpAt.streamCreated);
+      },
+      'test message',
+    ).ready;
     await feed.messages.close();
+    // Each position names the stream the feed read.
+    expect([...told].filter((created) => created !== feed.streamCreated)).toEqual([]);
     return { seen, streamCreated: feed.streamCreated, backlog: feed.backlog, lastSeq: feed.lastSeq };
   };
 
@@ -277,7 +287,7 @@ describe('a feed opened at the position its database applied', () => {
       feed,
       async (data, takeUpAt) => {
         if (data === 7 && failures++ === 0) throw new Error('the database is away');
-        told.push([data as number, takeUpAt]);
+        told.push([data as number, takeUpAt.seq]);
       },
       'test message',
     ).ready;

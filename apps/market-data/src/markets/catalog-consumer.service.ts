@@ -82,7 +82,7 @@ export class CatalogConsumer implements OnApplicationBootstrap, BeforeApplicatio
       // kept by NATS, may be at its end (until the twenty-fourth session such a start learnt no market).
       appliedUpTo: this.registry.size === 0 ? null : (appliedUpTo ?? null),
     });
-    const applied = applyFeed(feed, (data, takeUpAt) => this.apply(marketSnapshot.parse(data), { streamCreated: feed.streamCreated, seq: takeUpAt }), 'catalog market event');
+    const applied = applyFeed(feed, (data, takeUpAt) => this.apply(marketSnapshot.parse(data), takeUpAt), 'catalog market event');
     this.feed.watch(feed.messages, applied.done, 'catalog feed', this.exit);
     void applied.ready.then(this.caughtUp);
     await this.ready;

@@ -41,7 +41,7 @@ export class CatalogConsumer implements OnApplicationBootstrap, BeforeApplicatio
       ownerCreatesStream: true,
       appliedUpTo: await this.storedPosition(),
     });
-    const applied = applyFeed(feed, (data, takeUpAt) => this.apply(marketSnapshot.parse(data), { streamCreated: feed.streamCreated, seq: takeUpAt }), 'catalog market event');
+    const applied = applyFeed(feed, (data, takeUpAt) => this.apply(marketSnapshot.parse(data), takeUpAt), 'catalog market event');
     this.feed.watch(feed.messages, applied.done, 'catalog feed', () => this.onFatal(new Error('the catalog feed ended')));
     await applied.ready;
   }

@@ -200,13 +200,13 @@ export class FeedWatch {
  * then in a line every 30 s: until 2026-11-27 its stack was logged at every redelivery, each second
  * (a resource-limits probe saw 94 in a minute). `ready` resolves once the backlog that waited when
  * the feed opened is applied; `done` when the feed is closed. `apply` is also told where a later start
- * should take the feed up if this message is applied (`FeedPosition.seq`, for an owner that stores it
+ * should take the feed up if this message is applied (a `FeedPosition`, for an owner that stores it
  * with the message's effects): this message, or the first earlier one that failed and waits to be
  * delivered again, which later messages must not leave behind.
  */
 export function applyFeed(
-  feed: Pick<OpenFeed, 'messages' | 'backlog' | 'lastSeq'>,
-  apply: (data: unknown, takeUpAt: number) => Promise<void>,
+  feed: Pick<OpenFeed, 'messages' | 'backlog' | 'lastSeq' | 'streamCreated'>,
+  apply: (data: unknown, takeUpAt: FeedPosition) => Promise<void>,
   what: string,
 ): { ready: Promise<void>; done: Promise<void> } {
   let caughtUp!: () => void;
@@ -226,7 +226,8 @@ export function applyFeed(
       const { streamSequence, redeliveryCount: deliveries } = message.info;
       try {
         const waiting = [...failing.keys()].filter((seq) => seq !== streamSequence);
-        await apply(message.json(), waiting.length > 0 ? Math.min(...waiting) : Math.max(highestApplied, streamSequence));
+        const seq = waiting.length > 0 ? Math.min(...waiting) : Math.max(highestApplied, streamSequence);
+        await apply(message.json(), { streamCreated: feed.streamCreated, seq });
         message.ack();
         highestApplied = Math.max(highestApplied, streamSequence);
         applied++;
