@@ -29,8 +29,9 @@ export function openLoop({ url, rate, seconds, warmUpSeconds = 0, connections, n
       resolve(tally.summary());
     };
     const dispatch = (connection) => {
-      // A closed connection is replaced, so that the schedule keeps its connections.
-      if (connection.broken) {
+      // A closed connection, or one the server is about to close, is replaced, so that the schedule keeps its connections.
+      if (connection.stale()) {
+        connection.socket.destroy();
         const fresh = open();
         pool[pool.indexOf(connection)] = fresh;
         connection = fresh;

@@ -5,6 +5,9 @@
 import net from 'node:net';
 
 const HEADER_END = '\r\n\r\n';
+// A connection idle this long before the server's keep-alive timeout ends is not reused: a request
+// written as the server closes it would fail for nothing (Node's own agent does the same).
+const KEEP_ALIVE_MARGIN_MS = 1_000;
 
 /** One keep-alive connection, one request at a time; `onAnswer(connection, sentAt, status)`, status 0 when the connection broke. */
 export class Connection {
@@ -13,6 +16,9 @@ export class Connection {
     this.socket.setEncoding('latin1');
     this.buffer = '';
     this.pending = undefined;
+    /** When the last answer came, and how long the server keeps an idle connection (its `Keep-Alive` hint). */
+    this.idleSince = performance.now();
+    this.keepAliveMs = Infinity;
     this.socket.on('data', (chunk) => {
       this.buffer += chunk;
       this.parse(onAnswer);
@@ -25,6 +31,11 @@ export class Connection {
       this.pending = undefined;
       if (sentAt !== undefined) onAnswer(this, sentAt, 0);
     });
+  }
+
+  /** Whether the server may close the connection before a request written now reaches it. */
+  stale(now = performance.now()) {
+    return this.broken || now - this.idleSince > this.keepAliveMs - KEEP_ALIVE_MARGIN_MS;
   }
 
   /** `sentAt` is what latency is measured from: the scheduled time in an open loop. */
@@ -40,6 +51,9 @@ export class Connection {
     const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
     if (this.buffer.length < end + 4 + length) return;
     const status = Number(head.slice(9, 12));
+    const keepAliveSeconds = /\r\nkeep-alive: *timeout=(\d+)/i.exec(head)?.[1];
+    if (keepAliveSeconds !== undefined) this.keepAliveMs = Number(keepAliveSeconds) * 1_000;
+    this.idleSince = performance.now();
     this.buffer = this.buffer.slice(end + 4 + length);
     const sentAt = this.pending;
     this.pending = undefined;
