@@ -23,13 +23,13 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
   const wallet = () =>
     createWalletClient({ account: privateKeyToAccount(generatePrivateKey()), chain: polygon, transport: http('http://127.0.0.1:9') });
 
-  async function tradingClient(host: string, deposit = '1000', signer = wallet()) {
+  async function tradingClient(host: string, deposit = '1000', signer = wallet(), options: { retryOnError?: boolean } = {}) {
     const anonymous = new ClobClient({ host, chain: 137, signer });
     const creds = await anonymous.createOrDeriveApiKey();
     expect(creds.key).toMatch(/^[0-9a-f-]{36}$/);
     const deposited = await stack.admin('POST', '/admin/deposits', { address: signer.account.address, amount: deposit });
     expect({ status: deposited.status, body: await json(deposited) }).toMatchObject({ status: 200, body: { replayed: false, collateral: { available: deposit, reserved: '0' } } });
-    return new ClobClient({ host, chain: 137, signer, creds, signatureType: SignatureTypeV2.EOA, throwOnError: true });
+    return new ClobClient({ host, chain: 137, signer, creds, signatureType: SignatureTypeV2.EOA, throwOnError: true, ...options });
   }
 
   /** An event of one market (the market's settings as given, the rest defaults); its condition id and YES, NO tokens. */
@@ -129,6 +129,29 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
     const market = await taker.createAndPostMarketOrder({ tokenID: yes, amount: 5, side: Side.BUY }, undefined, OrderType.FOK);
     // 5 at 0.50 and 4.54 at 0.55 for $4.997, plus fees of 0.025 and 4.54 × 0.02 × 0.55 × 0.45 = 0.02247.
     expect(market).toMatchObject({ success: true, status: 'matched', makingAmount: '5.04447', takingAmount: '9.54' });
+  });
+
+  it('answers what is owed to writes sent again with the same headers: retryOnError after a 503, a cancel twice in one second', async () => {
+    const maker = await tradingClient(stack.urls.clob, '1000', wallet(), { retryOnError: true });
+    const resting = await postOnceKnown(maker, { tokenID: yes, price: 0.3, size: 5, side: Side.BUY });
+
+    // Post-only mode refuses a plain order with a 503, which the client sends again 30 ms later with the
+    // same headers: nothing was done, so the retry is answered the same 503, not a replay's 401.
+    expect((await stack.admin('POST', '/admin/post-only-mode', { enabled: true, retryAfterSeconds: 60 })).status).toBe(200);
+    try {
+      await expect(maker.createAndPostOrder({ tokenID: yes, price: 0.31, size: 5, side: Side.BUY }, undefined, OrderType.GTC)).rejects.toMatchObject({
+        status: 503,
+        data: { code: 'post_only_mode', retry_after_seconds: expect.any(Number) },
+      });
+    } finally {
+      expect((await stack.admin('POST', '/admin/post-only-mode', { enabled: false, retryAfterSeconds: 0 })).status).toBe(200);
+    }
+
+    // The stock client signs in whole seconds, so the same cancel twice in a second has the same headers:
+    // the second is answered as any cancel of an order no longer open.
+    expect(await maker.cancelOrder({ orderID: resting.orderID })).toEqual({ canceled: [resting.orderID], not_canceled: {} });
+    expect(await maker.cancelOrder({ orderID: resting.orderID })).toMatchObject({ canceled: [], not_canceled: { [resting.orderID]: expect.any(String) } });
+    expect(await maker.getOpenOrders()).toEqual([]);
   });
 
   it('posts limit and market orders of odd sizes on a 0.001 tick, amounts of five decimals', async () => {

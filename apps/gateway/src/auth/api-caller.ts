@@ -19,6 +19,8 @@ export interface L1Signer {
 export interface AuthenticatedRequest {
   apiCaller?: ApiCaller;
   l1Signer?: L1Signer;
+  /** A signed write's replay claim, given back if its answer says it was not carried out (fastify-setup.ts). */
+  replayClaim?: string;
 }
 
 /** The caller that L2AuthGuard authenticated: `@UseGuards(L2AuthGuard)` ... `handler(@ApiCaller() caller: ApiCaller)`. */

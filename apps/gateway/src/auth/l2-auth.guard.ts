@@ -30,6 +30,14 @@ export interface SignedRequest {
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /**
+ * Cancels of orders named by id may repeat too: an order that ended never rests again (its id is its
+ * hash, and the engine refuses it as a duplicate), so a second cancel changes nothing and answers it in
+ * `not_canceled`, where a claim answered the stock clients' retried `cancelOrder` of the same second with
+ * a 401 (found by a probe with the stock client). Cancels by market or of everything are claimed: sent
+ * again, they would end orders placed since.
+ */
+const CANCELS_BY_ID = new Set(['DELETE /order', 'DELETE /orders']);
+/**
  * Writes that may repeat: beats that keep a running session alive. One sent again only keeps it alive
  * until its timestamp goes stale (the L2 window), while a claim would refuse the stock clients' two beats
  * of one second and, with Redis down, every beat, so that a client beating faithfully lost all its orders
@@ -40,7 +48,7 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * no session and never replaces one.
  */
 function mayRepeat(endpoint: string, rawBody: string | undefined): boolean {
-  if (endpoint === 'POST /heartbeats') return true;
+  if (endpoint === 'POST /heartbeats' || CANCELS_BY_ID.has(endpoint)) return true;
   if (endpoint !== 'POST /v1/heartbeats') return false;
   try {
     const id: unknown = (JSON.parse(rawBody ?? 'null') as { heartbeat_id?: unknown } | null)?.heartbeat_id;
@@ -54,6 +62,8 @@ function mayRepeat(endpoint: string, rawBody: string | undefined): boolean {
 export interface Authenticated {
   caller: ApiCaller;
   headers: ResponseHeaders;
+  /** The replay claim of a signed write, to give back if it is not carried out (`releaseIfUndone`). */
+  replayClaim?: string;
 }
 
 const refused = () => ApiError.of('unauthorized', 'Unauthorized/Invalid api key');
@@ -117,6 +127,11 @@ export class L2Authenticator {
     return party;
   }
 
+  /** Gives back a write's replay claim (`Authenticated.replayClaim`) when its answer says it was not carried out (`leftUndone`). */
+  async releaseIfUndone(replayClaim: string | undefined, undone: boolean): Promise<void> {
+    if (replayClaim !== undefined && undone) await this.limiter.releaseClaim(replayClaim);
+  }
+
   /**
    * Counts a request to a signed route that was refused before it could be authenticated (a body that is
    * not JSON, another content type) as a failed authentication of its party: no key's limits count it,
@@ -154,7 +169,7 @@ export class L2Authenticator {
     const admitted = await this.admit(key, request.method, route, write, itemsOf(request.method, route, request.body));
     if (admitted.claim === 'seen') throw ApiError.of('unauthorized', REPLAYED);
     if (admitted.claim === 'before-memory') throw ApiError.of('unauthorized', BEFORE_MEMORY);
-    return { caller: { apiKey: key.apiKey, address: key.address }, headers: admitted.headers };
+    return { caller: { apiKey: key.apiKey, address: key.address }, headers: admitted.headers, replayClaim: admitted.claimKey };
   }
 
   private async lookUp(apiKey: string): Promise<ActiveApiKey | null> {
@@ -190,9 +205,10 @@ export class L2AuthGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<SignedRequest & AuthenticatedRequest & FastifyRequest>();
-    const { caller, headers } = await this.authenticator.authenticate(request, request.routeOptions.url ?? pathOf(request.url));
+    const { caller, headers, replayClaim } = await this.authenticator.authenticate(request, request.routeOptions.url ?? pathOf(request.url));
     void context.switchToHttp().getResponse<FastifyReply>().headers(headers);
     request.apiCaller = caller;
+    request.replayClaim = replayClaim;
     return true;
   }
 }

@@ -52,7 +52,8 @@ export interface AdmissionAnswer {
 const OUTCOMES: ClaimOutcome[] = ['seen', 'new', 'before-memory'];
 
 /**
- * Per request, in order: the claim (`SET NX EX`), then, unless it was a replay, the buckets. A bucket is
+ * Per request, in order: the claim (`SET NX EX`), then, unless it was a replay, the buckets (a request
+ * they refuse gives its claim back: it was not carried out, so it may be sent again). A bucket is
  * GCRA, a token bucket kept as one "theoretical arrival time" (TAT, ms, on Redis's clock so that gateway
  * replicas agree) per field of the caller's hash: a bucket of `limit` per `window` admits a request when
  * its TAT one interval (window / limit) later is at most a window ahead of now; a per-item bucket takes
@@ -117,11 +118,13 @@ for c = 1, count do
   local claimed, s, signed_by, items = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]), tonumber(ARGV[a + 3])
   a = a + 4
   local first = 1
+  local claim_key = nil
   if claimed == 1 then
     if signed_by < since then
       first = 2
     else
-      first = redis.call('SET', KEYS[k], '1', 'NX', 'EX', claim_ttl) and 1 or 0
+      claim_key = KEYS[k]
+      first = redis.call('SET', claim_key, '1', 'NX', 'EX', claim_ttl) and 1 or 0
     end
     k = k + 1
   end
@@ -161,6 +164,10 @@ for c = 1, count do
         if best_remaining == nil or remaining < best_remaining or (remaining == best_remaining and tat > best_reset) then
           best_remaining, best_limit, best_reset = remaining, limits[b], tat
         end
+      end
+      if admitted == 0 and claim_key then
+        -- Refused, so not carried out: the same signed write may come again once the limits allow it.
+        redis.call('DEL', claim_key)
       end
       if admitted == 1 then
         -- The hash must outlive its least full bucket; its expiry, kept in the field _exp too, moves a
@@ -203,7 +210,11 @@ export class AdmissionStore {
   readonly noteMemory: () => Promise<void>;
 
   /** `sinceKey`: where the script keeps the moment from which Redis's memory of claims is whole. */
-  constructor(redis: Redis, claimTtlSeconds: number, sinceKey: string) {
+  constructor(
+    private readonly redis: Redis,
+    claimTtlSeconds: number,
+    sinceKey: string,
+  ) {
     redis.defineCommand('admitRequests', { lua: ADMIT_SCRIPT });
     const admitting = redis as AdmittingRedis;
     this.noteMemory = () => admitting.admitRequests(1, sinceKey, claimTtlSeconds, 0, 0).then(() => undefined);
@@ -246,5 +257,10 @@ export class AdmissionStore {
 
   admit(admission: Admission): Promise<AdmissionAnswer> {
     return this.batch.add(admission);
+  }
+
+  /** Forgets a claim (`Admission.claim.key`): its write was not carried out, and may be sent again. */
+  async release(claimKey: string): Promise<void> {
+    await this.redis.del(claimKey);
   }
 }

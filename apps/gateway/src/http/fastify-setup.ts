@@ -4,11 +4,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fail, UNSTORABLE_TEXT } from '@exchange/contracts';
 import { requestContext } from '@exchange/service-kit';
 import type { AuthenticatedRequest } from '../auth/api-caller';
+import { leftUndone } from '../auth/undone-writes';
 import { marketForm } from '../catalog/markets.controller';
 import { CLOB_MARKET_ROUTE } from '../rate-limits/rate-limit-rules';
 import type { RateLimiter } from '../rate-limits/rate-limiter';
 import type { Surface } from '../surfaces';
-import { headersOf, sendFailure, toFailure } from './error-body.filter';
+import { failureSent, headersOf, sendFailure, toFailure } from './error-body.filter';
 import { pathOf } from './path-of';
 import { urlHoldsNul } from './storable-text';
 
@@ -25,7 +26,8 @@ export function requestIdOf(header: string | string[] | undefined): string {
  * rate limits of public routes applied before the handler. A signed route's request that is refused
  * before it authenticates (its body unread, a 4xx other than the authentication's own 401) counts as a
  * failed authentication of its party (`RateLimiter.failingParty`), and a party past those is refused
- * before its body is read.
+ * before its body is read. A signed write answered that it was not carried out gives its replay claim
+ * back (`leftUndone`).
  */
 export function setUpFastify(fastify: FastifyInstance, surface: Surface, accessLog: (line: Record<string, unknown>) => void, limiter: RateLimiter): void {
   const routeOf = (request: FastifyRequest) => {
@@ -53,6 +55,12 @@ export function setUpFastify(fastify: FastifyInstance, surface: Surface, accessL
       },
       (error: unknown) => sendFailure(reply, toFailure(error), headersOf(error)),
     );
+  });
+  // Before the answer leaves, so that a client sending the write again at once finds its claim given back.
+  fastify.addHook('onSend', async (request, reply, payload) => {
+    const claim = (request as AuthenticatedRequest).replayClaim;
+    if (claim !== undefined && leftUndone(reply.statusCode, failureSent(reply))) await limiter.releaseClaim(claim);
+    return payload;
   });
   fastify.addHook('onResponse', (request, reply, done) => {
     const status = reply.statusCode;

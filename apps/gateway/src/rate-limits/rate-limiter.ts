@@ -146,7 +146,7 @@ export class RateLimiter {
     route: string,
     write?: { signature: string; signedByMs: number },
     items = 1,
-  ): Promise<{ claim: ClaimOutcome; headers: ResponseHeaders }> {
+  ): Promise<{ claim: ClaimOutcome; headers: ResponseHeaders; claimKey?: string }> {
     const buckets = this.bucketsOf(method, route, true);
     if (buckets.length === 0 && write === undefined) return { claim: 'new', headers: {} };
     const claim = write && { key: `${this.settings.keyPrefix}:l2-seen:${apiKey}:${write.signature}`, signedByMs: write.signedByMs };
@@ -168,7 +168,20 @@ export class RateLimiter {
       this.failures.failed(errorMessage(error));
       return { claim: 'new', headers: {} };
     }
-    return { claim: answer.claim, headers: answer.verdict ? this.verdictHeaders(answer.verdict, memoKey) : {} };
+    const headers = answer.verdict ? this.verdictHeaders(answer.verdict, memoKey) : {};
+    return answer.claim === 'new' && claim !== undefined ? { claim: 'new', headers, claimKey: claim.key } : { claim: answer.claim, headers };
+  }
+
+  /**
+   * Gives back the claim of a signed write (`admitSigned`'s `claimKey`) that was not carried out, so that
+   * it may be sent again. A failure is logged and leaves the claim: the client then signs the write anew.
+   */
+  async releaseClaim(claimKey: string): Promise<void> {
+    try {
+      await this.store.release(claimKey);
+    } catch (error) {
+      this.logger.warn(`a signed write that was not carried out keeps its replay claim (Redis failed): ${errorMessage(error)}`);
+    }
   }
 
   /** The headers of a verdict; throws the 429 (with them) when it refuses, and remembers the refusal. */

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { L2Authenticator } from '../auth/l2-auth.guard';
 import { encodedBody, type JsonBodyParser } from '../auth/raw-json-body';
+import { errorLeftUndone, leftUndone } from '../auth/undone-writes';
 import { ApiError } from '../http/api-error';
 import { serveInLane, type AccessLog, type Lane } from '../http/lane';
 import { pathOf } from '../http/path-of';
@@ -37,8 +38,16 @@ export function orderLane(
         l2.refusedUnauthenticated(party);
         throw error;
       }
-      const { caller, headers } = await l2.authenticate({ raw: request, method: 'POST', url, headers: request.headers, rawBody, body }, path);
-      const answer = path === '/order' ? await orders.placeOne(caller, body) : { status: 200, body: await orders.placeMany(caller, body) };
+      const { caller, headers, replayClaim } = await l2.authenticate({ raw: request, method: 'POST', url, headers: request.headers, rawBody, body }, path);
+      let answer;
+      try {
+        answer = path === '/order' ? await orders.placeOne(caller, body) : { status: 200, body: await orders.placeMany(caller, body) };
+      } catch (error) {
+        await l2.releaseIfUndone(replayClaim, errorLeftUndone(error));
+        throw error;
+      }
+      // Given back before the answer leaves, so that a client sending the refused order again at once finds it so.
+      await l2.releaseIfUndone(replayClaim, leftUndone(answer.status));
       return { ...answer, headers };
     });
     return true;

@@ -61,6 +61,21 @@ describe('AdmissionStore', () => {
       expect(await store.admit(limited)).toEqual({ claim: 'seen', verdict: null });
       expect(await take('replayer', bucket('b', 3, 10_000))).toMatchObject({ verdict: { admitted: true, remaining: 1 } });
     });
+
+    it('give back the claim of a request the buckets refuse, and one released after its answer', async () => {
+      const full = bucket('b', 1, 60_000);
+      expect((await take('refused', full)).verdict).toMatchObject({ admitted: true });
+      const refused = { claim: { key: `${prefix}:seen:refused`, signedByMs: Date.now() }, bucketsKey: `${prefix}:rl:refused`, buckets: [full] };
+      // Refused by its limits, so not carried out: the same signature is new again, as often as it is refused.
+      for (let i = 0; i < 2; i++) expect(await store.admit(refused)).toMatchObject({ claim: 'new', verdict: { admitted: false } });
+      expect(await redis.exists(`${prefix}:seen:refused`)).toBe(0);
+
+      expect((await claim('released')).claim).toBe('new');
+      expect((await claim('released')).claim).toBe('seen');
+      await store.release(`${prefix}:seen:released`);
+      expect((await claim('released')).claim).toBe('new');
+      expect((await claim('released')).claim).toBe('seen');
+    });
   });
 
   describe('buckets', () => {

@@ -3,6 +3,7 @@ import { Body, Controller, Module, Post, Put, UseGuards, type DynamicModule } fr
 import { APP_FILTER, NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ClobClient } from '@polymarket/clob-client-v2';
+import { fail, failMaybeDone, type ErrorCode } from '@exchange/contracts';
 import { JsonLogger } from '@exchange/service-kit';
 import { ApiCaller } from '../../src/auth/api-caller';
 import { AuthModule } from '../../src/auth/auth.module';
@@ -11,6 +12,7 @@ import { ApiKeyRepository } from '../../src/auth/api-key.repository';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { L2Authenticator, L2AuthGuard } from '../../src/auth/l2-auth.guard';
 import { parseJsonBodiesOnly } from '../../src/auth/raw-json-body';
+import { ApiError } from '../../src/http/api-error';
 import { ErrorBodyFilter } from '../../src/http/error-body.filter';
 import { ErrorBodyFastifyAdapter, setUpFastify } from '../../src/http/fastify-setup';
 import { RateLimiter } from '../../src/rate-limits/rate-limiter';
@@ -32,6 +34,12 @@ class EchoController {
   @Put('echo')
   put(@ApiCaller() caller: ApiCaller) {
     return { caller };
+  }
+
+  /** Answers the failure the body names, as a service's refusal or an unanswered request comes back. */
+  @Post('fail')
+  fail(@Body() body: { code: ErrorCode; maybeDone?: boolean }) {
+    throw new ApiError((body.maybeDone ? failMaybeDone : fail)(body.code, `failed with ${body.code}`, 1));
   }
 }
 
@@ -211,6 +219,29 @@ describe('L2 authentication guard', () => {
     // A new timestamp makes a new signature: accepted.
     const again = { ...l2Headers(creds, wallet.address, { method: 'POST', path: '/test/echo', body, timestamp: String(Date.now()) }), 'content-type': 'application/json' };
     expect((await fetch(`${echoBase}/test/echo`, { method: 'POST', headers: again, body })).status).toBe(201);
+  });
+
+  it('takes a write again with the same headers when its answer said it was not carried out, and only then', async () => {
+    const send = (headers: Record<string, string>, body: string) => fetch(`${echoBase}/test/fail`, { method: 'POST', headers, body });
+    const signed = (body: string) => ({ ...l2Headers(creds, wallet.address, { method: 'POST', path: '/test/fail', body }), 'content-type': 'application/json' });
+    // Refusals and unavailable services: nothing was done, so the stock clients' retry with the same headers is answered again.
+    for (const code of ['post_only_mode', 'invalid_request', 'service_unavailable', 'too_early'] as const) {
+      const body = JSON.stringify({ code });
+      const headers = signed(body);
+      for (let i = 0; i < 3; i++) expect((await (await send(headers, body)).json()) as unknown).toMatchObject({ code });
+    }
+    // Sent, and unanswered or failed in the service: it may have been carried out, so the claim stays.
+    for (const code of ['service_unavailable', 'internal_error'] as const) {
+      const body = JSON.stringify({ code, maybeDone: true });
+      const headers = signed(body);
+      expect(((await (await send(headers, body)).json()) as { code: string }).code).toBe(code);
+      await expectReplay(await send(headers, body));
+    }
+    // Carried out: a replay.
+    const body = JSON.stringify({ done: true });
+    const headers = { ...l2Headers(creds, wallet.address, { method: 'POST', path: '/test/echo', body }), 'content-type': 'application/json' };
+    expect((await fetch(`${echoBase}/test/echo`, { method: 'POST', headers, body })).status).toBe(201);
+    await expectReplay(await fetch(`${echoBase}/test/echo`, { method: 'POST', headers, body }));
   });
 
   it('refuses a write whose body differs from the signed one, even by whitespace', async () => {
