@@ -115,6 +115,8 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
     expect((await maker.getOpenOrders()).map((o: { id: string }) => o.id)).toEqual([another.orderID]);
     expect(await maker.cancelOrder({ orderID: another.orderID })).toEqual({ canceled: [another.orderID], not_canceled: {} });
     expect(await maker.getOpenOrders()).toEqual([]);
+    // Orders of upstream's V1 exchange: this one never ran it.
+    expect(await maker.getPreMigrationOrders()).toEqual([]);
     const balance = await taker.getBalanceAllowance({ asset_type: 'CONDITIONAL' as never, token_id: no });
     expect(balance.balance).toBe('10000000');
     // What clients call before selling what a fill just bought: nothing to refresh here, the same answer.

@@ -106,6 +106,10 @@ describe('trading between two wallets through the gateway', () => {
     expect(bobOrder.body).toMatchObject({ status: 'MATCHED', size_matched: '10', price: '0.65' });
     expect((await alice.request('GET', `/data/order/${bid.body.orderID}`)).status).toBe(404);
 
+    // Upstream's V1 orders: none here, paged as the other lists; the end cursor asks for no page.
+    expect(await bob.request('GET', '/data/pre-migration-orders')).toEqual({ status: 200, body: { data: [], next_cursor: 'LTE=', limit: 100, count: 0 } });
+    expect(await bob.request('GET', '/data/pre-migration-orders?next_cursor=LTE=')).toMatchObject({ status: 400, body: { code: 'invalid_request' } });
+
     const bobTrades = await bob.request('GET', '/data/trades');
     expect(bobTrades.body).toMatchObject({ count: 1, next_cursor: 'LTE=' });
     expect(bobTrades.body.data[0]).toMatchObject({

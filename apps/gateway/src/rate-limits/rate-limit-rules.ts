@@ -74,6 +74,7 @@ export const KEYED_ROUTES = new Set([
   'DELETE /cancel-market-orders',
   'GET /data/order/:id',
   'GET /data/orders',
+  'GET /data/pre-migration-orders',
   'GET /data/trades',
   'GET /order-scoring',
   'POST /orders-scoring',

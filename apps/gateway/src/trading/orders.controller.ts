@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { orderIdSchema } from '@exchange/contracts';
+import { cursorOffset, describeIssues, END_CURSOR, FIRST_CURSOR, orderIdSchema, TRADING_PAGE_SIZE } from '@exchange/contracts';
 import { ApiCaller } from '../auth/api-caller';
 import { ApiError } from '../http/api-error';
 import { L2AuthGuard } from '../auth/l2-auth.guard';
@@ -69,6 +69,18 @@ export class OrdersController {
   @Get('data/orders')
   list(@ApiCaller() caller: ApiCaller, @Query() query: QueryString) {
     return this.orders.forward('matching.orders.list.v1', { ...query, caller });
+  }
+
+  /**
+   * Orders of upstream's V1 exchange from before its V2 cutover (the stock clients' `getPreMigrationOrders`):
+   * this exchange never ran V1, so the list is empty, paged as the other trading lists (a 404 until the
+   * twenty-ninth session).
+   */
+  @Get('data/pre-migration-orders')
+  preMigrationOrders(@Query('next_cursor') cursor: QueryParam) {
+    const checked = cursorOffset.safeParse(cursor ?? FIRST_CURSOR);
+    if (!checked.success) throw ApiError.of('invalid_request', describeIssues(checked.error));
+    return { data: [], next_cursor: END_CURSOR, limit: TRADING_PAGE_SIZE, count: 0 };
   }
 
   @Get('data/trades')

@@ -16,6 +16,7 @@ import {
   type Page,
   type Reply,
   type Trade,
+  TRADING_PAGE_SIZE,
 } from '@exchange/contracts';
 import { callerAccounts, fundingAccount } from '../engine/caller-accounts';
 import { COLLATERAL } from '../engine/ledger';
@@ -23,7 +24,6 @@ import { EngineService } from '../engine-host/engine.service';
 import { CALLER_TRADES } from './caller-trades-sql';
 import { presentOrder, presentTrade, type OrderRow, type TradeRow } from './presenters';
 
-const PAGE = 100;
 /**
  * Decision: a page of trades collects at most about this many `maker_orders`: it ends after the trade that
  * reaches it (docs/trading.md, "Queries"). A page of 100 trades of a thousand makers each would be 37 MB,
@@ -82,10 +82,10 @@ export class QueriesService {
        WHERE (o.owner = $1 OR o.maker = ANY($2::text[])) AND o.status = 'LIVE'
          AND ($3::text IS NULL OR o.id = $3) AND ($4::text IS NULL OR o.condition_id = $4) AND ($5::text IS NULL OR o.token_id = $5)
        ORDER BY o.seq LIMIT $6 OFFSET $7`,
-      [request.caller.apiKey, callerAccounts(this.engine.state, request.caller), request.id?.toLowerCase() ?? null, request.market?.toLowerCase() ?? null, request.asset_id ?? null, PAGE, offset],
+      [request.caller.apiKey, callerAccounts(this.engine.state, request.caller), request.id?.toLowerCase() ?? null, request.market?.toLowerCase() ?? null, request.asset_id ?? null, TRADING_PAGE_SIZE, offset],
     );
     const data = rows.rows.map(presentOrder);
-    return ok({ data, next_cursor: cursorAfterPage(offset, data.length, PAGE), limit: PAGE, count: data.length });
+    return ok({ data, next_cursor: cursorAfterPage(offset, data.length, TRADING_PAGE_SIZE), limit: TRADING_PAGE_SIZE, count: data.length });
   }
 
   /** Trades in which the caller's accounts took part, as taker or maker; newest first (caller-trades-sql.ts). */
@@ -96,7 +96,7 @@ export class QueriesService {
     // maker: one of the caller's accounts, or nothing to list. It was read as `maker`, the counterparty
     // filter, which hid the caller's taker trades (found by a probe with the stock client).
     const whose = request.maker_address?.toLowerCase();
-    if (whose !== undefined && !accounts.includes(whose)) return ok({ data: [], next_cursor: END_CURSOR, limit: PAGE, count: 0 });
+    if (whose !== undefined && !accounts.includes(whose)) return ok({ data: [], next_cursor: END_CURSOR, limit: TRADING_PAGE_SIZE, count: 0 });
     const walked = whose === undefined ? accounts : [whose];
     const rows = await this.engine.pool.query<TradeRow & { fetched: number }>(CALLER_TRADES, [
       walked[0],
@@ -107,7 +107,7 @@ export class QueriesService {
       request.asset_id ?? null,
       request.before ?? null,
       request.after ?? null,
-      PAGE,
+      TRADING_PAGE_SIZE,
       offset,
       walked[1] ?? null,
       MAKER_ROWS_PER_TRADES_PAGE,
@@ -115,8 +115,8 @@ export class QueriesService {
     const data = rows.rows.map((row) => presentTrade(row, accounts));
     // A page cut for its makers goes on where it was cut, however few trades it holds.
     const cut = data.length > 0 && rows.rows[0]!.fetched > data.length;
-    const next_cursor = cut ? encodeCursor(offset + data.length) : cursorAfterPage(offset, data.length, PAGE);
-    return ok({ data, next_cursor, limit: PAGE, count: data.length });
+    const next_cursor = cut ? encodeCursor(offset + data.length) : cursorAfterPage(offset, data.length, TRADING_PAGE_SIZE);
+    return ok({ data, next_cursor, limit: TRADING_PAGE_SIZE, count: data.length });
   }
 
   /**

@@ -7,6 +7,8 @@ import { z } from 'zod';
  */
 export const FIRST_CURSOR = 'MA==';
 export const END_CURSOR = 'LTE=';
+/** The page of the trading lists (`/data/orders`, `/data/trades`), as upstream's. */
+export const TRADING_PAGE_SIZE = 100;
 /** Largest page of the CLOB market lists (ARCHITECTURE.md). */
 export const MAX_MARKETS_PAGE = 500;
 
