@@ -23,7 +23,7 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
   const wallet = () =>
     createWalletClient({ account: privateKeyToAccount(generatePrivateKey()), chain: polygon, transport: http('http://127.0.0.1:9') });
 
-  async function tradingClient(host: string, deposit = '1000', signer = wallet(), options: { retryOnError?: boolean } = {}) {
+  async function tradingClient(host: string, deposit = '1000', signer = wallet(), options: { retryOnError?: boolean; throwOnError?: boolean } = {}) {
     const anonymous = new ClobClient({ host, chain: 137, signer });
     const creds = await anonymous.createOrDeriveApiKey();
     expect(creds.key).toMatch(/^[0-9a-f-]{36}$/);
@@ -154,6 +154,26 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
     expect(await maker.cancelOrder({ orderID: resting.orderID })).toEqual({ canceled: [resting.orderID], not_canceled: {} });
     expect(await maker.cancelOrder({ orderID: resting.orderID })).toMatchObject({ canceled: [], not_canceled: { [resting.orderID]: expect.any(String) } });
     expect(await maker.getOpenOrders()).toEqual([]);
+  });
+
+  it('refuses a V1 order with order_version_mismatch, after which the client reads /version again and posts it as V2', async () => {
+    /** What the client holds of `/version` (read once, then cached): a client started against upstream before its V2 cutover. */
+    const heldVersion = (client: ClobClient) => client as unknown as { cachedVersion?: number };
+    const strict = await tradingClient(stack.urls.clob);
+    heldVersion(strict).cachedVersion = 1;
+    await expect(postOnceKnown(strict, { tokenID: yes, price: 0.2, size: 5, side: Side.BUY })).rejects.toMatchObject({
+      status: 400,
+      data: { error: expect.stringContaining('order_version_mismatch'), code: 'order_version_mismatch', success: false },
+    });
+    expect(heldVersion(strict).cachedVersion).toBe(2);
+
+    // The default client (no throwOnError) posts the order again at once, as V2.
+    const lenient = await tradingClient(stack.urls.clob, '1000', wallet(), { throwOnError: false });
+    heldVersion(lenient).cachedVersion = 1;
+    const placed = await lenient.createAndPostOrder({ tokenID: yes, price: 0.2, size: 5, side: Side.BUY }, undefined, OrderType.GTC);
+    expect(placed).toMatchObject({ success: true, status: 'live' });
+    expect(heldVersion(lenient).cachedVersion).toBe(2);
+    expect(await lenient.cancelOrder({ orderID: placed.orderID })).toEqual({ canceled: [placed.orderID], not_canceled: {} });
   });
 
   it('posts limit and market orders of odd sizes on a 0.001 tick, amounts of five decimals', async () => {

@@ -15,6 +15,12 @@ import { GATEWAY_ENV, type GatewayEnv } from '../config';
 import { HotMetadata, type OrderSettings } from '../market-data/hot-metadata.service';
 
 export type Checked = { verified: VerifiedOrder } | { failed: OrderResult };
+
+/** A submission of a V1 order: `nonce` or `feeRateBps`, which V2 took out of the signed order, and no V2 `timestamp`. */
+function isV1Order(input: unknown): boolean {
+  const order: unknown = typeof input === 'object' && input !== null ? (input as { order?: unknown }).order : undefined;
+  return typeof order === 'object' && order !== null && ('nonce' in order || 'feeRateBps' in order) && !('timestamp' in order);
+}
 type Exchange = VerifiedOrder['exchange'];
 
 function failed(orderId: string, errorMsg: string): { failed: OrderResult } {
@@ -45,6 +51,7 @@ export class OrderVerifier {
   }
 
   async check(input: unknown): Promise<Checked> {
+    if (isV1Order(input)) return { failed: rejectionResult('', Rejections.orderVersion()) };
     const parsed = orderSubmission.safeParse(input);
     if (!parsed.success) return failed('', `Invalid order payload: ${describeIssues(parsed.error)}`);
     const submission = parsed.data;

@@ -97,6 +97,16 @@ describe('order pre-checks on the hot market metadata', () => {
     expect((await place(CLOSED_TOKEN, 10_000_000, 5_000_000)).body).toMatchObject({ code: 'MARKET_NOT_READY' });
   });
 
+  it('refuses an order of the V1 exchange (nonce and fee, no timestamp) with order_version_mismatch, which the stock clients act on', async () => {
+    const v2 = await orderBody(STANDARD_TOKEN, 10_000_000, 5_000_000);
+    const { timestamp: _timestamp, metadata: _metadata, builder: _builder, ...common } = v2.order;
+    const v1 = { ...v2, order: { ...common, nonce: '0', feeRateBps: '0', expiration: '0' } };
+    const [refused] = await send('/order', v1);
+    expect(refused).toMatchObject({ status: 400, body: { success: false, code: 'order_version_mismatch', error: expect.stringContaining('order_version_mismatch') } });
+    // A V2 order carrying a stray nonce is judged as V2 (here: good, so on to the engine, which does not run).
+    expect((await send('/order', { ...v2, order: { ...v2.order, nonce: '0' } }))[0]).toMatchObject({ status: 425 });
+  });
+
   it("refuses an order signed for the other exchange than the market's", async () => {
     const wrong = await place(NEG_RISK_TOKEN, 10_000_000, 5_000_000, 'standard');
     expect(wrong).toMatchObject({ status: 400, body: { code: 'INVALID_ORDER_ERROR', errorMsg: expect.stringContaining("this market's exchange") } });

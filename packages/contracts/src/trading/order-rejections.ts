@@ -58,6 +58,12 @@ export const Rejections = {
       'INVALID_ORDER_ERROR',
       `the account has ${max} open orders, the most it may have: cancel some before placing more (FOK and FAK orders still go)`,
     ),
+  /**
+   * An order of upstream's V1 exchange (nonce and fee in the signed struct, no timestamp). The stock
+   * clients look for `order_version_mismatch` in the error, read `/version` again and rebuild the order
+   * for it; a V1 body was refused as an invalid payload until the twenty-ninth session.
+   */
+  orderVersion: () => reject('order_version_mismatch', 'order_version_mismatch: invalid order version, please use the latest clob-client (this exchange takes V2 orders)'),
   fokNotFilled: () => reject('FOK_ORDER_NOT_FILLED_ERROR', "order couldn't be fully filled. FOK orders are fully filled or killed."),
   fakNotFilled: () =>
     reject(
