@@ -37,11 +37,15 @@ export function setUpFastify(fastify: FastifyInstance, surface: Surface, accessL
     // route (it counted against the catalog's limit on the CLOB port until the twenty-second session).
     return route === '/markets/:id' && marketForm(surface, (request.params as { id?: string }).id ?? '') === 'clob' ? CLOB_MARKET_ROUTE : route;
   };
+  // A signed route this surface serves: a path it does not serve (an order sent to the catalog's port, say)
+  // is a 404 that costs no authentication, and counted as a failed one it shut a misconfigured client
+  // out of every port once its failures ran out (until the twenty-ninth session).
+  const servedSigned = (request: FastifyRequest) => request.routeOptions.url !== undefined && limiter.isSigned(request.method, routeOf(request));
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
     if (urlHoldsNul(request.url)) return sendFailure(reply, fail('invalid_request', UNSTORABLE_TEXT));
     const route = routeOf(request);
-    if (limiter.isSigned(request.method, route)) {
+    if (servedSigned(request)) {
       try {
         limiter.refuseFailing(limiter.failingParty(request.raw));
       } catch (error) {
@@ -65,7 +69,7 @@ export function setUpFastify(fastify: FastifyInstance, surface: Surface, accessL
   fastify.addHook('onResponse', (request, reply, done) => {
     const status = reply.statusCode;
     const unauthenticated = status >= 400 && status < 500 && status !== 401 && status !== 429 && !(request as AuthenticatedRequest).apiCaller;
-    if (unauthenticated && limiter.isSigned(request.method, routeOf(request))) limiter.authFailed(limiter.failingParty(request.raw));
+    if (unauthenticated && servedSigned(request)) limiter.authFailed(limiter.failingParty(request.raw));
     accessLog({
       method: request.method,
       url: request.url,

@@ -328,6 +328,19 @@ describe('rate limits', () => {
     await refusal(await malformed('198.51.100.93', 'POST', '/order'));
   });
 
+  it("answers a signed route's request to a port that does not serve it with 404, not counted as a failed authentication", async () => {
+    const catalog = `http://127.0.0.1:${gw.gateway.ports.catalog}`;
+    // An order sent to the catalog's port (a client given the wrong host), again and again.
+    for (let i = 0; i < 3; i++) {
+      const response = await from('198.51.100.94', '/order', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }, catalog);
+      expect({ status: response.status, body: await response.json() }).toEqual({ status: 404, body: { error: 'no such route', code: 'route_not_found' } });
+    }
+    // The address still has its one failure to spare where the route is served.
+    const malformed = () => from('198.51.100.94', '/order', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{bad' });
+    expect((await malformed()).status).toBe(400);
+    await refusal(await malformed());
+  });
+
   it('counts failed L1 authentications against the address too (each costs a signature recovery)', async () => {
     const wallet = newWallet();
     const stale = await l1Headers(wallet, { timestamp: Math.floor(Date.now() / 1_000) - 3_600 });
