@@ -154,6 +154,14 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
     expect(await maker.cancelOrder({ orderID: resting.orderID })).toEqual({ canceled: [resting.orderID], not_canceled: {} });
     expect(await maker.cancelOrder({ orderID: resting.orderID })).toMatchObject({ canceled: [], not_canceled: { [resting.orderID]: expect.any(String) } });
     expect(await maker.getOpenOrders()).toEqual([]);
+
+    // A cancel-all, a quote, and a cancel-all again within one second (begun early in a second): the same
+    // headers, and the second ends the quote, as meant, where it was refused as a replay.
+    await until(async () => (Date.now() % 1_000 < 100 ? true : undefined), 2_000, 'the start of a second');
+    expect(await maker.cancelAll()).toEqual({ canceled: [], not_canceled: {} });
+    const quote = await maker.createAndPostOrder({ tokenID: yes, price: 0.3, size: 5, side: Side.BUY }, undefined, OrderType.GTC);
+    expect(await maker.cancelAll()).toEqual({ canceled: [quote.orderID], not_canceled: {} });
+    expect(await maker.getOpenOrders()).toEqual([]);
   });
 
   it('refuses a V1 order with order_version_mismatch, after which the client reads /version again and posts it as V2', async () => {

@@ -34,9 +34,18 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * hash, and the engine refuses it as a duplicate), so a second cancel changes nothing and answers it in
  * `not_canceled`, where a claim answered the stock clients' retried `cancelOrder` of the same second with
  * a 401 (found by a probe with the stock client). Cancels by market or of everything are claimed: sent
- * again, they would end orders placed since.
+ * again, they would end orders placed since (but see CANCELS_REPEATABLE_MS).
  */
 const CANCELS_BY_ID = new Set(['DELETE /order', 'DELETE /orders']);
+/**
+ * Cancels of a market's orders or of all orders are taken again with the same signature for this long
+ * after their first use: the stock clients sign in whole seconds, so the same cancel-all twice in one
+ * second has the same headers, and refused as a replay it left the orders placed in between on the book
+ * (a market-making probe). The second one ends them, as meant. Whoever captured such a cancel could do
+ * the same within that time, and no later: the orders it could end are those placed in those 2 s.
+ */
+const CANCELS_REPEATABLE_MS = 2_000;
+const REPEATABLE_CANCELS = new Set(['DELETE /cancel-all', 'DELETE /cancel-market-orders']);
 /**
  * Writes that may repeat: beats that keep a running session alive. One sent again only keeps it alive
  * until its timestamp goes stale (the L2 window), while a claim would refuse the stock clients' two beats
@@ -165,7 +174,8 @@ export class L2Authenticator {
     if (!sameBytes(signature, expected)) throw refused();
 
     const claimed = WRITES.has(request.method) && !mayRepeat(`${request.method} ${route}`, request.rawBody);
-    const write = claimed ? { signature: expected.toString('base64url'), signedByMs: signedByMs(timestamp)! } : undefined;
+    const repeatableForMs = REPEATABLE_CANCELS.has(`${request.method} ${route}`) ? CANCELS_REPEATABLE_MS : 0;
+    const write = claimed ? { signature: expected.toString('base64url'), signedByMs: signedByMs(timestamp)!, repeatableForMs } : undefined;
     const admitted = await this.admit(key, request.method, route, write, itemsOf(request.method, route, request.body));
     if (admitted.claim === 'seen') throw ApiError.of('unauthorized', REPLAYED);
     if (admitted.claim === 'before-memory') throw ApiError.of('unauthorized', BEFORE_MEMORY);

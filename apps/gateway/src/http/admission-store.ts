@@ -15,8 +15,9 @@ export interface Admission {
   /**
    * Key remembering a signed write's signature, and the latest time it can have been signed (unix ms:
    * a timestamp in seconds may be of any millisecond of its second); absent for requests that may repeat.
+   * `repeatableForMs`: the same signature is taken again (`repeat`) for that long after its first use.
    */
-  claim?: { key: string; signedByMs: number };
+  claim?: { key: string; signedByMs: number; repeatableForMs?: number };
   /** The hash of the caller's buckets (one per client address or API key). */
   bucketsKey: string;
   /** The route's buckets: the same array for every request of a route, sent once per script run. */
@@ -37,11 +38,12 @@ export interface BucketVerdict {
 }
 
 /**
- * A claim's outcome: `new`, `seen` (a replay), or `before-memory`: signed before Redis's memory of
- * claims began (it restarted empty or lost its data), so a replay could not be told apart. Nothing is
- * taken from the buckets unless `new`.
+ * A claim's outcome: `new`, `seen` (a replay), `before-memory`: signed before Redis's memory of claims
+ * began (it restarted empty or lost its data), so a replay could not be told apart; or `repeat`: seen,
+ * but within its `repeatableForMs` of the first use, so taken again (the first use keeps the claim).
+ * Nothing is taken from the buckets unless `new` or `repeat`.
  */
-export type ClaimOutcome = 'new' | 'seen' | 'before-memory';
+export type ClaimOutcome = 'new' | 'seen' | 'before-memory' | 'repeat';
 
 export interface AdmissionAnswer {
   claim: ClaimOutcome;
@@ -49,11 +51,12 @@ export interface AdmissionAnswer {
   verdict: BucketVerdict | null;
 }
 
-const OUTCOMES: ClaimOutcome[] = ['seen', 'new', 'before-memory'];
+const OUTCOMES: ClaimOutcome[] = ['seen', 'new', 'before-memory', 'repeat'];
 
 /**
- * Per request, in order: the claim (`SET NX EX`), then, unless it was a replay, the buckets (a request
- * they refuse gives its claim back: it was not carried out, so it may be sent again). A bucket is
+ * Per request, in order: the claim (`SET NX EX` of the time of its first use), then, unless it was a
+ * replay, the buckets (a request they refuse gives its claim back: it was not carried out, so it may be
+ * sent again; a repeat leaves the first use's claim as it is). A bucket is
  * GCRA, a token bucket kept as one "theoretical arrival time" (TAT, ms, on Redis's clock so that gateway
  * replicas agree) per field of the caller's hash: a bucket of `limit` per `window` admits a request when
  * its TAT one interval (window / limit) later is at most a window ahead of now; a per-item bucket takes
@@ -76,12 +79,13 @@ const OUTCOMES: ClaimOutcome[] = ['seen', 'new', 'before-memory'];
  * noticed, and a write sent again after one was carried out again.
  *
  * ARGV: claim TTL s, the run's distinct bucket sets (count, then per set its size and (field, limit,
- * window ms, per-item flag) per bucket), request count, then per request: claim flag, its set's number
- * (0: none), the latest signing time of its claim (ms; 0 without a claim) and its items. Sending each
+ * window ms, per-item flag) per bucket), request count, then per request: its claim (0: none, else 1 +
+ * how long it may be repeated, in ms), its set's number (0: none), the latest signing time of its claim
+ * (ms; 0 without a claim) and its items. Sending each
  * route's set once per run rather than with every request keeps the command small (the arguments of
  * every request cost the gateway CPU to encode). KEYS: the key of the moment the memory is whole
  * from, then per request its claim key if flagged, then its hash if it has buckets. Answers per
- * request: claim outcome (0 seen, 1 new, 2 before that moment), admitted, limit, remaining, reset ms,
+ * request: claim outcome (0 seen, 1 new, 2 before that moment, 3 a repeat), admitted, limit, remaining, reset ms,
  * retry-after ms.
  */
 const ADMIT_SCRIPT = `
@@ -119,12 +123,16 @@ for c = 1, count do
   a = a + 4
   local first = 1
   local claim_key = nil
-  if claimed == 1 then
+  if claimed > 0 then
+    local repeat_ms = claimed - 1
     if signed_by < since then
       first = 2
-    else
+    elseif redis.call('SET', KEYS[k], string.format('%.17g', now), 'NX', 'EX', claim_ttl) then
       claim_key = KEYS[k]
-      first = redis.call('SET', claim_key, '1', 'NX', 'EX', claim_ttl) and 1 or 0
+    else
+      -- A claim made before the repeats' memory of first uses (a value of 1) reads as long ago.
+      local used_at = tonumber(redis.call('GET', KEYS[k]) or '0') or 0
+      first = (repeat_ms > 0 and now - used_at <= repeat_ms) and 3 or 0
     end
     k = k + 1
   end
@@ -132,7 +140,7 @@ for c = 1, count do
   if s > 0 then
     local key = KEYS[k]
     k = k + 1
-    if first == 1 then
+    if first == 1 or first == 3 then
       local set = sets[s]
       local fields, limits, windows, tats, steps = set.fields, set.limits, set.windows, {}, {}
       local n = #fields
@@ -236,7 +244,7 @@ export class AdmissionStore {
           keys.push(bucketsKey);
           set = sets.get(buckets) ?? sets.set(buckets, sets.size + 1).size;
         }
-        perRequest.push(claim === undefined ? 0 : 1, set, claim?.signedByMs ?? 0, items ?? 1);
+        perRequest.push(claim === undefined ? 0 : 1 + (claim.repeatableForMs ?? 0), set, claim?.signedByMs ?? 0, items ?? 1);
       }
       const args: (string | number)[] = [claimTtlSeconds, sets.size];
       for (const buckets of sets.keys()) {
@@ -248,7 +256,7 @@ export class AdmissionStore {
       return answers.map(([first, admitted, limit, remaining, resetAtMs, retryAfterMs], i) => ({
         claim: OUTCOMES[first!]!,
         verdict:
-          first === 1 && admissions[i]!.buckets.length > 0
+          (first === 1 || first === 3) && admissions[i]!.buckets.length > 0
             ? { admitted: admitted === 1, limit: limit!, remaining: remaining!, resetAtMs: resetAtMs!, retryAfterMs: retryAfterMs! }
             : null,
       }));

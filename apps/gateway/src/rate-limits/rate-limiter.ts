@@ -135,7 +135,7 @@ export class RateLimiter {
   /**
    * An authenticated L2 request: the signature of a write claimed (remembered for twice the L2 window;
    * `seen`: a replay, nothing taken; `before-memory`: signed before Redis's memory of claims began,
-   * nothing taken) and the limits of its key's address taken (`items` tokens from the per-item buckets).
+   * nothing taken; `repeat`: seen within `repeatableForMs` of its first use, taken again) and the limits of its key's address taken (`items` tokens from the per-item buckets).
    * Per address, as upstream's per-signer buckets: an address derives a key for any nonce it signs, and
    * per key each would have multiplied its limits. A failure of Redis is thrown when there is a
    * signature to claim.
@@ -144,12 +144,12 @@ export class RateLimiter {
     { apiKey, address }: { apiKey: string; address: string },
     method: string,
     route: string,
-    write?: { signature: string; signedByMs: number },
+    write?: { signature: string; signedByMs: number; repeatableForMs?: number },
     items = 1,
   ): Promise<{ claim: ClaimOutcome; headers: ResponseHeaders; claimKey?: string }> {
     const buckets = this.bucketsOf(method, route, true);
     if (buckets.length === 0 && write === undefined) return { claim: 'new', headers: {} };
-    const claim = write && { key: `${this.settings.keyPrefix}:l2-seen:${apiKey}:${write.signature}`, signedByMs: write.signedByMs };
+    const claim = write && { key: `${this.settings.keyPrefix}:l2-seen:${apiKey}:${write.signature}`, signedByMs: write.signedByMs, repeatableForMs: write.repeatableForMs };
     const bucketsKey = this.hashKey(`signer:${address}`);
     // A refused batch is remembered for its size: a smaller one may pass sooner.
     const memoKey = `${bucketsKey} ${method} ${route}${items > 1 ? ` x${items}` : ''}`;

@@ -62,6 +62,21 @@ describe('AdmissionStore', () => {
       expect(await take('replayer', bucket('b', 3, 10_000))).toMatchObject({ verdict: { admitted: true, remaining: 1 } });
     });
 
+    it('take a repeatable claim again for its time after the first use, charging the buckets, and then refuse it', async () => {
+      const repeatable = (bucketsKey: string) =>
+        store.admit({ claim: { key: `${prefix}:seen:repeatable`, signedByMs: Date.now(), repeatableForMs: 300 }, bucketsKey, buckets: [bucket('b', 2, 60_000)] });
+      expect(await repeatable(`${prefix}:rl:repeater`)).toMatchObject({ claim: 'new', verdict: { admitted: true, remaining: 1 } });
+      expect(await repeatable(`${prefix}:rl:repeater`)).toMatchObject({ claim: 'repeat', verdict: { admitted: true, remaining: 0 } });
+      // Refused by its limits: the first use keeps its claim, so the time still counts from it.
+      expect(await repeatable(`${prefix}:rl:repeater`)).toMatchObject({ claim: 'repeat', verdict: { admitted: false } });
+      expect(await redis.exists(`${prefix}:seen:repeatable`)).toBe(1);
+      await sleep(350);
+      expect(await repeatable(`${prefix}:rl:other`)).toEqual({ claim: 'seen', verdict: null });
+      // Without a repeat time, the same signature is a replay at once.
+      expect((await claim('once')).claim).toBe('new');
+      expect((await claim('once')).claim).toBe('seen');
+    });
+
     it('give back the claim of a request the buckets refuse, and one released after its answer', async () => {
       const full = bucket('b', 1, 60_000);
       expect((await take('refused', full)).verdict).toMatchObject({ admitted: true });
