@@ -61,10 +61,11 @@ export function setUpFastify(fastify: FastifyInstance, surface: Surface, accessL
     );
   });
   // Before the answer leaves, so that a client sending the write again at once finds its claim given back.
-  fastify.addHook('onSend', async (request, reply, payload) => {
+  fastify.addHook('onSend', (request, reply, payload, done) => {
     const claim = (request as AuthenticatedRequest).replayClaim;
-    if (claim !== undefined && leftUndone(reply.statusCode, failureSent(reply))) await limiter.releaseClaim(claim);
-    return payload;
+    if (claim === undefined || !leftUndone(reply.statusCode, failureSent(reply))) return done(null, payload);
+    // releaseClaim logs its failures and never rejects.
+    void limiter.releaseClaim(claim).then(() => done(null, payload));
   });
   fastify.addHook('onResponse', (request, reply, done) => {
     const status = reply.statusCode;
