@@ -50,11 +50,6 @@ export interface Failure {
   ok: false;
   status: number;
   body: ErrorBody;
-  /**
-   * The request may have been carried out: it reached a service that did not answer in time. Every other
-   * failure says that nothing was done (a refusal is in-band, before any change). Not in the body.
-   */
-  mayHaveActed?: true;
 }
 
 export interface Success<T> {
@@ -73,9 +68,4 @@ export function fail(code: ErrorCode, message: string, retryAfterSeconds?: numbe
   const body: ErrorBody = { error: message, code };
   if (retryAfterSeconds !== undefined) body.retry_after_seconds = retryAfterSeconds;
   return { ok: false, status: ErrorCodes[code], body };
-}
-
-/** A failure after which the request may have been carried out (`Failure.mayHaveActed`): a service's answer lost or late. */
-export function failMaybeDone(code: ErrorCode, message: string, retryAfterSeconds?: number): Failure {
-  return { ...fail(code, message, retryAfterSeconds), mayHaveActed: true };
 }

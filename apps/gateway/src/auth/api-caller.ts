@@ -19,7 +19,7 @@ export interface L1Signer {
 export interface AuthenticatedRequest {
   apiCaller?: ApiCaller;
   l1Signer?: L1Signer;
-  /** A signed write's replay claim, given back if its answer says it was not carried out (fastify-setup.ts). */
+  /** A signed write's replay claim, with which its answer is kept if it fails (fastify-setup.ts). */
   replayClaim?: string;
 }
 

@@ -4,6 +4,8 @@ import { Injectable, Logger, type CanActivate, type ExecutionContext } from '@ne
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { decodeL2Signature, l2SignatureBytes } from '@exchange/chain';
 import { isDatabaseUnavailable } from '@exchange/service-kit';
+import type { ErrorBody } from '@exchange/contracts';
+import type { KeptAnswer } from '../http/admission-store';
 import { ApiError } from '../http/api-error';
 import { pathOf } from '../http/path-of';
 import { itemsOf } from '../rate-limits/rate-limit-rules';
@@ -30,14 +32,6 @@ export interface SignedRequest {
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /**
- * Cancels of orders named by id may repeat too: an order that ended never rests again (its id is its
- * hash, and the engine refuses it as a duplicate), so a second cancel changes nothing and answers it in
- * `not_canceled`, where a claim answered the stock clients' retried `cancelOrder` of the same second with
- * a 401 (found by a probe with the stock client). Cancels by market or of everything are claimed: sent
- * again, they would end orders placed since (but see CANCELS_REPEATABLE_MS).
- */
-const CANCELS_BY_ID = new Set(['DELETE /order', 'DELETE /orders']);
-/**
  * Cancels of a market's orders or of all orders are taken again with the same signature for this long
  * after their first use: the stock clients sign in whole seconds, so the same cancel-all twice in one
  * second has the same headers, and refused as a replay it left the orders placed in between on the book
@@ -57,7 +51,7 @@ const REPEATABLE_CANCELS = new Set(['DELETE /cancel-all', 'DELETE /cancel-market
  * no session and never replaces one.
  */
 function mayRepeat(endpoint: string, rawBody: string | undefined): boolean {
-  if (endpoint === 'POST /heartbeats' || CANCELS_BY_ID.has(endpoint)) return true;
+  if (endpoint === 'POST /heartbeats') return true;
   if (endpoint !== 'POST /v1/heartbeats') return false;
   try {
     const id: unknown = (JSON.parse(rawBody ?? 'null') as { heartbeat_id?: unknown } | null)?.heartbeat_id;
@@ -71,7 +65,7 @@ function mayRepeat(endpoint: string, rawBody: string | undefined): boolean {
 export interface Authenticated {
   caller: ApiCaller;
   headers: ResponseHeaders;
-  /** The replay claim of a signed write, to give back if it is not carried out (`releaseIfUndone`). */
+  /** The replay claim of a signed write, to keep its answer with if it fails (`keepFailure`). */
   replayClaim?: string;
 }
 
@@ -85,6 +79,11 @@ const REPLAYED = 'Unauthorized: this signed request was already received (a repl
 /** Signed before Redis, which remembers received writes, lost them (a restart, a flush): it may have been received before. */
 const BEFORE_MEMORY =
   'Unauthorized: this signed request is older than the exchange\'s memory of received requests (it was reset), so it may be a replay; sign it again with a later timestamp';
+
+/** The failure kept for a replay, answered again as it was (its body is that route's: an order result, say). */
+function keptFailure({ status, body }: KeptAnswer): ApiError {
+  return new ApiError({ ok: false, status, body: JSON.parse(body) as ErrorBody });
+}
 
 function sameBytes(a: Buffer, b: Buffer): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
@@ -136,9 +135,14 @@ export class L2Authenticator {
     return party;
   }
 
-  /** Gives back a write's replay claim (`Authenticated.replayClaim`) when its answer says it was not carried out (`leftUndone`). */
-  async releaseIfUndone(replayClaim: string | undefined, undone: boolean): Promise<void> {
-    if (replayClaim !== undefined && undone) await this.limiter.releaseClaim(replayClaim);
+  /**
+   * Keeps a signed write's failure answer (status 400 or more) with its replay claim (`Authenticated.replayClaim`),
+   * so that a replay is answered the same: the stock clients' `retryOnError` sends a `POST` again with the
+   * same headers 30 ms after a 5xx, and was told "replay" (a 401) where post-only mode had answered a 503
+   * with `retry_after_seconds` (found by a probe with the stock client). `body`: the answer's JSON text.
+   */
+  async keepFailure(replayClaim: string | undefined, status: number, body: string): Promise<void> {
+    if (replayClaim !== undefined && status >= 400) await this.limiter.keepAnswer(replayClaim, { status, body });
   }
 
   /**
@@ -177,7 +181,7 @@ export class L2Authenticator {
     const repeatableForMs = REPEATABLE_CANCELS.has(`${request.method} ${route}`) ? CANCELS_REPEATABLE_MS : 0;
     const write = claimed ? { signature: expected.toString('base64url'), signedByMs: signedByMs(timestamp)!, repeatableForMs } : undefined;
     const admitted = await this.admit(key, request.method, route, write, itemsOf(request.method, route, request.body));
-    if (admitted.claim === 'seen') throw ApiError.of('unauthorized', REPLAYED);
+    if (admitted.claim === 'seen') throw admitted.kept ? keptFailure(admitted.kept) : ApiError.of('unauthorized', REPLAYED);
     if (admitted.claim === 'before-memory') throw ApiError.of('unauthorized', BEFORE_MEMORY);
     return { caller: { apiKey: key.apiKey, address: key.address }, headers: admitted.headers, replayClaim: admitted.claimKey };
   }

@@ -45,18 +45,34 @@ export interface BucketVerdict {
  */
 export type ClaimOutcome = 'new' | 'seen' | 'before-memory' | 'repeat';
 
+/** A failure answer kept with a claim (`AdmissionStore.keepAnswer`), to be sent again to its replays. */
+export interface KeptAnswer {
+  status: number;
+  /** The answer's JSON text. */
+  body: string;
+}
+
 export interface AdmissionAnswer {
   claim: ClaimOutcome;
   /** Null without buckets, or for a claim that was not new. */
   verdict: BucketVerdict | null;
+  /** For a replay (`seen`): the failure its first use was answered, if it was one. */
+  kept?: KeptAnswer;
 }
 
 const OUTCOMES: ClaimOutcome[] = ['seen', 'new', 'before-memory', 'repeat'];
 
+/** A kept answer as the script returns it: status, a newline, the JSON text. */
+function keptAnswerOf(held: number | string | undefined): KeptAnswer | undefined {
+  if (typeof held !== 'string') return undefined;
+  const cut = held.indexOf('\n');
+  const status = Number(held.slice(0, cut));
+  return cut > 0 && Number.isInteger(status) ? { status, body: held.slice(cut + 1) } : undefined;
+}
+
 /**
- * Per request, in order: the claim (`SET NX EX` of the time of its first use), then, unless it was a
- * replay, the buckets (a request they refuse gives its claim back: it was not carried out, so it may be
- * sent again; a repeat leaves the first use's claim as it is). A bucket is
+ * Per request, in order: the claim (`SET NX EX` of the time of its first use, to which a failure answer
+ * may be added later: `keepAnswer`), then, unless it was a replay, the buckets. A bucket is
  * GCRA, a token bucket kept as one "theoretical arrival time" (TAT, ms, on Redis's clock so that gateway
  * replicas agree) per field of the caller's hash: a bucket of `limit` per `window` admits a request when
  * its TAT one interval (window / limit) later is at most a window ahead of now; a per-item bucket takes
@@ -86,7 +102,7 @@ const OUTCOMES: ClaimOutcome[] = ['seen', 'new', 'before-memory', 'repeat'];
  * every request cost the gateway CPU to encode). KEYS: the key of the moment the memory is whole
  * from, then per request its claim key if flagged, then its hash if it has buckets. Answers per
  * request: claim outcome (0 seen, 1 new, 2 before that moment, 3 a repeat), admitted, limit, remaining, reset ms,
- * retry-after ms.
+ * retry-after ms, and for a replay the answer kept with its claim (status, a newline, the JSON text), if any.
  */
 const ADMIT_SCRIPT = `
 local clock = redis.call('TIME')
@@ -122,17 +138,22 @@ for c = 1, count do
   local claimed, s, signed_by, items = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]), tonumber(ARGV[a + 3])
   a = a + 4
   local first = 1
-  local claim_key = nil
+  local kept = nil
   if claimed > 0 then
     local repeat_ms = claimed - 1
     if signed_by < since then
       first = 2
-    elseif redis.call('SET', KEYS[k], string.format('%.17g', now), 'NX', 'EX', claim_ttl) then
-      claim_key = KEYS[k]
-    else
-      -- A claim made before the repeats' memory of first uses (a value of 1) reads as long ago.
-      local used_at = tonumber(redis.call('GET', KEYS[k]) or '0') or 0
-      first = (repeat_ms > 0 and now - used_at <= repeat_ms) and 3 or 0
+    elseif not redis.call('SET', KEYS[k], string.format('%.17g', now), 'NX', 'EX', claim_ttl) then
+      -- The claim holds its first use's time, then the kept answer if any. One made before the time was
+      -- kept (the value 1) reads as long ago.
+      local held = redis.call('GET', KEYS[k]) or ''
+      local used_at = tonumber(string.match(held, '^[^\\n]*')) or 0
+      if repeat_ms > 0 and now - used_at <= repeat_ms then
+        first = 3
+      else
+        first = 0
+        kept = string.match(held, '\\n(.*)$')
+      end
     end
     k = k + 1
   end
@@ -173,10 +194,6 @@ for c = 1, count do
           best_remaining, best_limit, best_reset = remaining, limits[b], tat
         end
       end
-      if admitted == 0 and claim_key then
-        -- Refused, so not carried out: the same signed write may come again once the limits allow it.
-        redis.call('DEL', claim_key)
-      end
       if admitted == 1 then
         -- The hash must outlive its least full bucket; its expiry, kept in the field _exp too, moves a
         -- minute ahead when that is passed, so most requests need no expiry command at all.
@@ -194,14 +211,25 @@ for c = 1, count do
       answer = { first, admitted, best_limit, best_remaining, math.ceil(best_reset), math.ceil(wait) }
     end
   end
+  if kept then answer[7] = kept end
   answers[c] = answer
 end
 return answers`;
 
+/** Adds a failure answer to a claim, after its first use's time (KEYS[1]: the claim; ARGV[1]: the answer). */
+const KEEP_ANSWER_SCRIPT = `
+local held = redis.call('GET', KEYS[1])
+if not held then return 0 end
+redis.call('SET', KEYS[1], string.match(held, '^[^\\n]*') .. '\\n' .. ARGV[1], 'XX', 'KEEPTTL')
+return 1`;
+
 /** A bound on one script run's requests. */
 const MAX_BATCH = 128;
 
-type AdmittingRedis = Redis & { admitRequests(keyCount: number, ...args: (string | number)[]): Promise<number[][]> };
+type AdmittingRedis = Redis & {
+  admitRequests(keyCount: number, ...args: (string | number)[]): Promise<(number | string)[][]>;
+  keepAnswer(claimKey: string, answer: string): Promise<number>;
+};
 
 /**
  * What the gateway asks Redis of each request, in one script run per event-loop turn (`TurnBatch`):
@@ -216,6 +244,7 @@ export class AdmissionStore {
    * connection becomes ready).
    */
   readonly noteMemory: () => Promise<void>;
+  private readonly admitting: AdmittingRedis;
 
   /** `sinceKey`: where the script keeps the moment from which Redis's memory of claims is whole. */
   constructor(
@@ -224,7 +253,9 @@ export class AdmissionStore {
     sinceKey: string,
   ) {
     redis.defineCommand('admitRequests', { lua: ADMIT_SCRIPT });
+    redis.defineCommand('keepAnswer', { lua: KEEP_ANSWER_SCRIPT, numberOfKeys: 1 });
     const admitting = redis as AdmittingRedis;
+    this.admitting = admitting;
     this.noteMemory = () => admitting.admitRequests(1, sinceKey, claimTtlSeconds, 0, 0).then(() => undefined);
     // A failure leaves it to the next run, which any signed write makes.
     const note = () => void this.noteMemory().catch(() => undefined);
@@ -253,13 +284,18 @@ export class AdmissionStore {
       }
       args.push(admissions.length, ...perRequest);
       const answers = await admitting.admitRequests(keys.length, ...keys, ...args);
-      return answers.map(([first, admitted, limit, remaining, resetAtMs, retryAfterMs], i) => ({
-        claim: OUTCOMES[first!]!,
-        verdict:
-          (first === 1 || first === 3) && admissions[i]!.buckets.length > 0
-            ? { admitted: admitted === 1, limit: limit!, remaining: remaining!, resetAtMs: resetAtMs!, retryAfterMs: retryAfterMs! }
-            : null,
-      }));
+      return answers.map((answer, i) => {
+        const [first, admitted, limit, remaining, resetAtMs, retryAfterMs] = answer as number[];
+        const kept = keptAnswerOf(answer[6]);
+        return {
+          claim: OUTCOMES[first!]!,
+          verdict:
+            (first === 1 || first === 3) && admissions[i]!.buckets.length > 0
+              ? { admitted: admitted === 1, limit: limit!, remaining: remaining!, resetAtMs: resetAtMs!, retryAfterMs: retryAfterMs! }
+              : null,
+          ...(kept && { kept }),
+        };
+      });
     }, MAX_BATCH);
   }
 
@@ -267,8 +303,12 @@ export class AdmissionStore {
     return this.batch.add(admission);
   }
 
-  /** Forgets a claim (`Admission.claim.key`): its write was not carried out, and may be sent again. */
-  async release(claimKey: string): Promise<void> {
-    await this.redis.del(claimKey);
+  /**
+   * Keeps the failure a claimed write (`Admission.claim.key`) was answered with, so that a replay of it
+   * is answered the same (`AdmissionAnswer.kept`) rather than told it is a replay.
+   */
+  async keepAnswer(claimKey: string, answer: KeptAnswer): Promise<void> {
+    if (this.redis.status !== 'ready') throw new Error(`redis is ${this.redis.status}`);
+    await this.admitting.keepAnswer(claimKey, `${answer.status}\n${answer.body}`);
   }
 }

@@ -42,16 +42,7 @@ export function headersOf(exception: unknown): Record<string, string> {
   return exception instanceof ApiError ? exception.headers : {};
 }
 
-/** The failures answered, by reply: whether a signed write's answer says it may have been carried out (`leftUndone`). */
-const sentFailures = new WeakMap<FastifyReply, Failure>();
-
-/** The failure a reply answered with `sendFailure`, if it did. */
-export function failureSent(reply: FastifyReply): Failure | undefined {
-  return sentFailures.get(reply);
-}
-
 export function sendFailure(reply: FastifyReply, failure: Failure, headers: Record<string, string> = {}): void {
-  sentFailures.set(reply, failure);
   void reply.headers(headers);
   if (failure.body.retry_after_seconds !== undefined) reply.header('Retry-After', String(failure.body.retry_after_seconds));
   void reply.status(failure.status).send(failure.body);

@@ -4,12 +4,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fail, UNSTORABLE_TEXT } from '@exchange/contracts';
 import { requestContext } from '@exchange/service-kit';
 import type { AuthenticatedRequest } from '../auth/api-caller';
-import { leftUndone } from '../auth/undone-writes';
 import { marketForm } from '../catalog/markets.controller';
 import { CLOB_MARKET_ROUTE } from '../rate-limits/rate-limit-rules';
 import type { RateLimiter } from '../rate-limits/rate-limiter';
 import type { Surface } from '../surfaces';
-import { failureSent, headersOf, sendFailure, toFailure } from './error-body.filter';
+import { headersOf, sendFailure, toFailure } from './error-body.filter';
 import { pathOf } from './path-of';
 import { urlHoldsNul } from './storable-text';
 
@@ -26,8 +25,8 @@ export function requestIdOf(header: string | string[] | undefined): string {
  * rate limits of public routes applied before the handler. A signed route's request that is refused
  * before it authenticates (its body unread, a 4xx other than the authentication's own 401) counts as a
  * failed authentication of its party (`RateLimiter.failingParty`), and a party past those is refused
- * before its body is read. A signed write answered that it was not carried out gives its replay claim
- * back (`leftUndone`).
+ * before its body is read. A signed write's failure answer is kept with its replay claim, for its
+ * replays (`L2Authenticator.keepFailure`).
  */
 export function setUpFastify(fastify: FastifyInstance, surface: Surface, accessLog: (line: Record<string, unknown>) => void, limiter: RateLimiter): void {
   const routeOf = (request: FastifyRequest) => {
@@ -60,12 +59,12 @@ export function setUpFastify(fastify: FastifyInstance, surface: Surface, accessL
       (error: unknown) => sendFailure(reply, toFailure(error), headersOf(error)),
     );
   });
-  // Before the answer leaves, so that a client sending the write again at once finds its claim given back.
+  // Before the answer leaves, so that a client sending the same request again at once is answered the same.
   fastify.addHook('onSend', (request, reply, payload, done) => {
     const claim = (request as AuthenticatedRequest).replayClaim;
-    if (claim === undefined || !leftUndone(reply.statusCode, failureSent(reply))) return done(null, payload);
-    // releaseClaim logs its failures and never rejects.
-    void limiter.releaseClaim(claim).then(() => done(null, payload));
+    if (claim === undefined || reply.statusCode < 400 || typeof payload !== 'string') return done(null, payload);
+    // keepAnswer logs its failures and never rejects.
+    void limiter.keepAnswer(claim, { status: reply.statusCode, body: payload }).then(() => done(null, payload));
   });
   fastify.addHook('onResponse', (request, reply, done) => {
     const status = reply.statusCode;

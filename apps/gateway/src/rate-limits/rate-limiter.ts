@@ -5,7 +5,7 @@ import type { ApiKeyCache } from '../auth/api-key-cache';
 import { authHeader } from '../auth/auth-headers';
 import type { AuthResources } from '../auth/auth-resources';
 import type { GatewayEnv } from '../config';
-import type { AdmissionStore, BucketCheck, BucketVerdict, ClaimOutcome } from '../http/admission-store';
+import type { AdmissionStore, BucketCheck, BucketVerdict, ClaimOutcome, KeptAnswer } from '../http/admission-store';
 import { ApiError } from '../http/api-error';
 import { clientAddress } from '../http/client-address';
 import { FailedAuthGate } from './failed-auth-gate';
@@ -146,7 +146,7 @@ export class RateLimiter {
     route: string,
     write?: { signature: string; signedByMs: number; repeatableForMs?: number },
     items = 1,
-  ): Promise<{ claim: ClaimOutcome; headers: ResponseHeaders; claimKey?: string }> {
+  ): Promise<{ claim: ClaimOutcome; headers: ResponseHeaders; claimKey?: string; kept?: KeptAnswer }> {
     const buckets = this.bucketsOf(method, route, true);
     if (buckets.length === 0 && write === undefined) return { claim: 'new', headers: {} };
     const claim = write && { key: `${this.settings.keyPrefix}:l2-seen:${apiKey}:${write.signature}`, signedByMs: write.signedByMs, repeatableForMs: write.repeatableForMs };
@@ -168,19 +168,29 @@ export class RateLimiter {
       this.failures.failed(errorMessage(error));
       return { claim: 'new', headers: {} };
     }
-    const headers = answer.verdict ? this.verdictHeaders(answer.verdict, memoKey) : {};
-    return answer.claim === 'new' && claim !== undefined ? { claim: 'new', headers, claimKey: claim.key } : { claim: answer.claim, headers };
+    let headers: ResponseHeaders = {};
+    try {
+      headers = answer.verdict ? this.verdictHeaders(answer.verdict, memoKey) : {};
+    } catch (refusal) {
+      // A 429 of a claimed write is kept for its replays like any failure of one (L2Authenticator.keepFailure).
+      if (answer.claim === 'new' && claim !== undefined && refusal instanceof ApiError) {
+        await this.keepAnswer(claim.key, { status: refusal.failure.status, body: JSON.stringify(refusal.failure.body) });
+      }
+      throw refusal;
+    }
+    if (answer.claim === 'new' && claim !== undefined) return { claim: 'new', headers, claimKey: claim.key };
+    return answer.kept ? { claim: answer.claim, headers, kept: answer.kept } : { claim: answer.claim, headers };
   }
 
   /**
-   * Gives back the claim of a signed write (`admitSigned`'s `claimKey`) that was not carried out, so that
-   * it may be sent again. A failure is logged and leaves the claim: the client then signs the write anew.
+   * Keeps the failure a signed write (`admitSigned`'s `claimKey`) was answered with, for its replays. A
+   * failure of Redis is logged: its replays are then told they are replays.
    */
-  async releaseClaim(claimKey: string): Promise<void> {
+  async keepAnswer(claimKey: string, answer: KeptAnswer): Promise<void> {
     try {
-      await this.store.release(claimKey);
+      await this.store.keepAnswer(claimKey, answer);
     } catch (error) {
-      this.logger.warn(`a signed write that was not carried out keeps its replay claim (Redis failed): ${errorMessage(error)}`);
+      this.logger.warn(`a refused signed write's answer could not be kept for its replays (Redis failed): ${errorMessage(error)}`);
     }
   }
 

@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { L2Authenticator } from '../auth/l2-auth.guard';
 import { encodedBody, type JsonBodyParser } from '../auth/raw-json-body';
-import { errorLeftUndone, leftUndone } from '../auth/undone-writes';
 import { ApiError } from '../http/api-error';
 import { serveInLane, type AccessLog, type Lane } from '../http/lane';
 import { pathOf } from '../http/path-of';
@@ -43,11 +42,11 @@ export function orderLane(
       try {
         answer = path === '/order' ? await orders.placeOne(caller, body) : { status: 200, body: await orders.placeMany(caller, body) };
       } catch (error) {
-        await l2.releaseIfUndone(replayClaim, errorLeftUndone(error));
+        if (error instanceof ApiError) await l2.keepFailure(replayClaim, error.failure.status, JSON.stringify(error.failure.body));
         throw error;
       }
-      // Given back before the answer leaves, so that a client sending the refused order again at once finds it so.
-      await l2.releaseIfUndone(replayClaim, leftUndone(answer.status));
+      // Kept before the answer leaves, so that a client sending the same request again at once is answered the same.
+      if (answer.status >= 400) await l2.keepFailure(replayClaim, answer.status, JSON.stringify(answer.body));
       return { ...answer, headers };
     });
     return true;

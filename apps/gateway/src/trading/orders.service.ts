@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { failMaybeDone, MAX_BATCH_ORDERS, MAX_CANCEL_IDS, type OrderResult, type RpcResponse, type RpcSubject } from '@exchange/contracts';
+import { MAX_BATCH_ORDERS, MAX_CANCEL_IDS, type OrderResult, type RpcResponse, type RpcSubject } from '@exchange/contracts';
 import { answeredByNobody, neverSent } from '@exchange/service-kit';
 import type { ApiCaller } from '../auth/api-caller';
 import { ApiError } from '../http/api-error';
@@ -83,6 +83,6 @@ async function whileEngineRestarts<T>(answer: Promise<T>, unanswered?: string): 
   } catch (error) {
     if (!(error instanceof ApiError) || error.body.code !== 'service_unavailable' || neverSent(error.failure)) throw error;
     if (answeredByNobody(error.failure)) throw ApiError.of('too_early', 'the matching engine is restarting; retry shortly', 1);
-    throw unanswered ? new ApiError(failMaybeDone('service_unavailable', unanswered, 1)) : error;
+    throw unanswered ? ApiError.of('service_unavailable', unanswered, 1) : error;
   }
 }

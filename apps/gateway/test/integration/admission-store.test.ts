@@ -62,34 +62,48 @@ describe('AdmissionStore', () => {
       expect(await take('replayer', bucket('b', 3, 10_000))).toMatchObject({ verdict: { admitted: true, remaining: 1 } });
     });
 
-    it('take a repeatable claim again for its time after the first use, charging the buckets, and then refuse it', async () => {
+    it('take a repeatable claim again for its time after the first use (not the last), charging the buckets, and then refuse it', async () => {
       const repeatable = (bucketsKey: string) =>
-        store.admit({ claim: { key: `${prefix}:seen:repeatable`, signedByMs: Date.now(), repeatableForMs: 300 }, bucketsKey, buckets: [bucket('b', 2, 60_000)] });
+        store.admit({ claim: { key: `${prefix}:seen:repeatable`, signedByMs: Date.now(), repeatableForMs: 1_000 }, bucketsKey, buckets: [bucket('b', 2, 60_000)] });
       expect(await repeatable(`${prefix}:rl:repeater`)).toMatchObject({ claim: 'new', verdict: { admitted: true, remaining: 1 } });
+      await sleep(600);
       expect(await repeatable(`${prefix}:rl:repeater`)).toMatchObject({ claim: 'repeat', verdict: { admitted: true, remaining: 0 } });
       // Refused by its limits: the first use keeps its claim, so the time still counts from it.
       expect(await repeatable(`${prefix}:rl:repeater`)).toMatchObject({ claim: 'repeat', verdict: { admitted: false } });
       expect(await redis.exists(`${prefix}:seen:repeatable`)).toBe(1);
-      await sleep(350);
+      // 1.1 s after the first use, 0.5 s after the last repeat: a replay.
+      await sleep(500);
       expect(await repeatable(`${prefix}:rl:other`)).toEqual({ claim: 'seen', verdict: null });
       // Without a repeat time, the same signature is a replay at once.
       expect((await claim('once')).claim).toBe('new');
       expect((await claim('once')).claim).toBe('seen');
     });
 
-    it('give back the claim of a request the buckets refuse, and one released after its answer', async () => {
+    it('answer a replay with the failure kept for its claim, and otherwise as a replay; a refusal by the buckets keeps its claim', async () => {
+      expect((await claim('refused-order')).claim).toBe('new');
+      const failure = { status: 503, body: '{"error":"post-only mode","code":"post_only_mode","retry_after_seconds":6}' };
+      await store.keepAnswer(`${prefix}:seen:refused-order`, failure);
+      for (let i = 0; i < 2; i++) expect(await claim('refused-order')).toEqual({ claim: 'seen', verdict: null, kept: failure });
+      // Its expiry is the claim's.
+      expect(await redis.ttl(`${prefix}:seen:refused-order`)).toBeGreaterThan(CLAIM_TTL - 5);
+      // A claim that is gone keeps nothing: the answer is not kept as a claim of its own.
+      await store.keepAnswer(`${prefix}:seen:never-claimed`, failure);
+      expect(await redis.exists(`${prefix}:seen:never-claimed`)).toBe(0);
+
       const full = bucket('b', 1, 60_000);
       expect((await take('refused', full)).verdict).toMatchObject({ admitted: true });
       const refused = { claim: { key: `${prefix}:seen:refused`, signedByMs: Date.now() }, bucketsKey: `${prefix}:rl:refused`, buckets: [full] };
-      // Refused by its limits, so not carried out: the same signature is new again, as often as it is refused.
-      for (let i = 0; i < 2; i++) expect(await store.admit(refused)).toMatchObject({ claim: 'new', verdict: { admitted: false } });
-      expect(await redis.exists(`${prefix}:seen:refused`)).toBe(0);
+      expect(await store.admit(refused)).toMatchObject({ claim: 'new', verdict: { admitted: false } });
+      expect(await store.admit(refused)).toEqual({ claim: 'seen', verdict: null });
+    });
 
-      expect((await claim('released')).claim).toBe('new');
-      expect((await claim('released')).claim).toBe('seen');
-      await store.release(`${prefix}:seen:released`);
-      expect((await claim('released')).claim).toBe('new');
-      expect((await claim('released')).claim).toBe('seen');
+    it("keep the first use's time of a repeatable claim when a failure is kept with it", async () => {
+      const repeatable = () => store.admit({ claim: { key: `${prefix}:seen:kept-repeat`, signedByMs: Date.now(), repeatableForMs: 300 }, bucketsKey: `${prefix}:none`, buckets: [] });
+      expect((await repeatable()).claim).toBe('new');
+      await store.keepAnswer(`${prefix}:seen:kept-repeat`, { status: 503, body: '{}' });
+      expect((await repeatable()).claim).toBe('repeat');
+      await sleep(350);
+      expect(await repeatable()).toEqual({ claim: 'seen', verdict: null, kept: { status: 503, body: '{}' } });
     });
   });
 

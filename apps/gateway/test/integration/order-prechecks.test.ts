@@ -126,37 +126,79 @@ describe('order pre-checks on the hot market metadata', () => {
     expect((await place(STANDARD_TOKEN, 10_000_000, 5_050_000)).status).toBe(425);
   });
 
-  /** Runs `body` while a stand-in engine takes every engine request and answers none (the RPC timeout here is 1 s). */
-  async function withSilentEngine<T>(body: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `body` while a stand-in engine takes every engine request and answers none (the RPC timeout here
+   * is 1 s); `received()` tells how many requests it got.
+   */
+  async function withSilentEngine<T>(body: (received: () => number) => Promise<T>): Promise<T> {
     const nc = await connect({ servers: gw.env.NATS_URL });
-    const silent = nc.subscribe(`${gw.env.NATS_PREFIX}.matching.>`);
+    let count = 0;
+    const silent = nc.subscribe(`${gw.env.NATS_PREFIX}.matching.>`, { callback: () => count++ });
     await nc.flush();
     try {
-      return await body();
+      return await body(() => count);
     } finally {
       silent.unsubscribe();
       await nc.close();
     }
   }
 
-  it('refuses a replayed placement with the 401 of L2 once it reached the engine, and answers it again while nothing was done', async () => {
-    const unauthorized = { status: 401, body: { error: 'Unauthorized: this signed request was already received (a replay); sign it again with a later timestamp', code: 'unauthorized' } };
+  it('answers a placement sent again with the same headers as its first failure, without asking the engine again', async () => {
+    // Received by an engine that did not answer: "it may have been placed", to the replay too.
     const good = await orderBody(STANDARD_TOKEN, 10_000_000, 5_000_000);
-    // Received by an engine that did not answer: it may have been placed, so the same request is a replay.
-    const [unanswered, replayed] = await withSilentEngine(() => send('/order', good, 2));
-    expect(unanswered).toMatchObject({ status: 503, body: { code: 'service_unavailable' } });
-    expect(replayed).toEqual(unauthorized);
-    const batch = [await orderBody(STANDARD_TOKEN, 10_000_000, 5_000_000), await orderBody(STANDARD_TOKEN, 4_000_000, 2_000_000)];
-    const [batchUnanswered, batchReplayed] = await withSilentEngine(() => send('/orders', batch, 2));
-    expect(batchUnanswered).toMatchObject({ status: 503 });
-    expect(batchReplayed).toEqual(unauthorized);
-    // Not carried out (no engine runs: 425; refused before leaving: 400): the stock clients' retry with the same headers is answered again.
-    const again = await send('/order', await orderBody(STANDARD_TOKEN, 10_000_000, 5_000_000), 2);
-    expect(again.map((a) => a.status)).toEqual([425, 425]);
-    const refused = await send('/order', await orderBody(STANDARD_TOKEN, 4_000_000, 2_000_000), 2);
-    expect(refused.map((a) => a.body.code)).toEqual(['INVALID_ORDER_MIN_SIZE', 'INVALID_ORDER_MIN_SIZE']);
-    const malformed = await send('/orders', { not: 'a list' }, 2);
-    expect(malformed.map((a) => a.body.code)).toEqual(['invalid_request', 'invalid_request']);
+    await withSilentEngine(async (received) => {
+      const [unanswered, replayed] = await send('/order', good, 2);
+      expect(unanswered).toMatchObject({ status: 503, body: { code: 'service_unavailable', error: expect.stringMatching(/may have been placed/) } });
+      expect(replayed).toEqual(unanswered);
+      const batch = [await orderBody(STANDARD_TOKEN, 10_000_000, 5_000_000), await orderBody(STANDARD_TOKEN, 4_000_000, 2_000_000)];
+      const [batchUnanswered, batchReplayed] = await send('/orders', batch, 2);
+      expect(batchUnanswered).toMatchObject({ status: 503 });
+      expect(batchReplayed).toEqual(batchUnanswered);
+      expect(received()).toBe(2);
+    });
+    // Nothing asked of an engine (none runs: 425; refused before leaving: 400): the same answer again.
+    for (const payload of [await orderBody(STANDARD_TOKEN, 10_000_000, 5_000_000), await orderBody(STANDARD_TOKEN, 4_000_000, 2_000_000)]) {
+      const [first, again] = await send('/order', payload, 2);
+      expect(first!.status).toBeGreaterThanOrEqual(400);
+      expect(again).toEqual(first);
+    }
+    const [malformed, malformedAgain] = await send('/orders', { not: 'a list' }, 2);
+    expect(malformed).toMatchObject({ status: 400, body: { code: 'invalid_request' } });
+    expect(malformedAgain).toEqual(malformed);
+  });
+
+  it('refuses empty or malformed batches and cancel lists with texts about what the client sent', async () => {
+    const refused = async (path: '/order' | '/orders' | '/orders-scoring', payload: unknown, method: 'POST' | 'DELETE') => {
+      const [answer] = await send(path, payload, 1, method);
+      expect(answer).toMatchObject({ status: 400, body: { code: 'invalid_request' } });
+      return answer!.body.error;
+    };
+    expect(await refused('/orders', [], 'POST')).toBe('Invalid order payload: expected 1 to 15 orders, got none');
+    expect(await refused('/orders', {}, 'POST')).toBe('Invalid order payload: expected an array of orders');
+    const id = `0x${'ab'.repeat(32)}`;
+    // Before, these named the engine's field: "orderIds: Too small ...", "orderIds.1: order id must be ...".
+    expect(await refused('/orders', [], 'DELETE')).toBe('expected a list of 1 to 1000 order ids');
+    expect(await refused('/orders', [id, 'nope'], 'DELETE')).toBe('order id at index 1: order id must be 0x + 64 hex');
+    expect(await refused('/orders', Array.from({ length: 1001 }, () => id), 'DELETE')).toBe('Too many order ids: 1001, max allowed: 1000');
+    // A good list goes on to the engine (none runs here).
+    expect((await send('/orders', [id], 1, 'DELETE'))[0]).toMatchObject({ status: 425 });
+    // DELETE /order names its field; a misspelled one is missing, not malformed (it said "must be 0x + 64 hex").
+    expect(await refused('/order', { orderId: id }, 'DELETE')).toBe('orderID: is required (an order id, 0x + 64 hex)');
+    expect(await refused('/order', { orderID: 'nope' }, 'DELETE')).toBe('orderID: order id must be 0x + 64 hex');
+
+    // Order scoring takes the same lists, and one id in a query.
+    expect(await refused('/orders-scoring', [], 'POST')).toBe('expected a list of 1 to 1000 order ids');
+    expect(await refused('/orders-scoring', [id, 7], 'POST')).toBe('order id at index 1: order id must be 0x + 64 hex');
+    expect(await refused('/orders-scoring', Array.from({ length: 1001 }, () => id), 'POST')).toBe('Too many order ids: 1001, max allowed: 1000');
+    expect((await send('/orders-scoring', Array.from({ length: 1000 }, () => id)))[0]).toMatchObject({ status: 425 });
+    const scoring = async (query: string) => {
+      const headers = l2Headers(credentials, wallet.address, { method: 'GET', path: '/order-scoring' });
+      const response = await fetch(`${gw.clob}/order-scoring${query}`, { headers });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    expect(await scoring('')).toMatchObject({ status: 400, body: { code: 'invalid_request', error: 'order_id: give one order id' } });
+    expect(await scoring('?order_id=0x12')).toMatchObject({ status: 400, body: { error: 'order_id: order id must be 0x + 64 hex' } });
+    expect(await scoring(`?order_id=${id}`)).toMatchObject({ status: 425 });
   });
 
   it('lets the same signed beat of a session through twice (two beats of one second), but not a start, which replaces the session', async () => {
@@ -167,16 +209,17 @@ describe('order pre-checks on the hot market metadata', () => {
       for (let i = 0; i < 2; i++) statuses.push((await fetch(`${gw.clob}${path}`, { method: 'POST', headers, body })).status);
       return statuses;
     };
-    // Past authentication: no engine runs here, so 425, which leaves a start's claim free too.
-    expect(await send('/v1/heartbeats', JSON.stringify({ heartbeat_id: '0b6c5f1e-6b1e-4a43-9d1e-2f5b8b7c9a10' }))).toEqual([425, 425]);
-    expect(await send('/heartbeats')).toEqual([425, 425]);
-    expect(await send('/v1/heartbeats', JSON.stringify({ heartbeat_id: '' }))).toEqual([425, 425]);
-    // Received and unanswered (it may have started a session): beats of a session pass again, a start is a replay.
-    expect(await withSilentEngine(() => send('/v1/heartbeats', JSON.stringify({ heartbeat_id: '0b6c5f1e-6b1e-4a43-9d1e-2f5b8b7c9a11' })))).toEqual([503, 503]);
-    expect(await withSilentEngine(() => send('/v1/heartbeats', JSON.stringify({ heartbeat_id: '' })))).toEqual([503, 401]);
+    await withSilentEngine(async (received) => {
+      // Beats of a session reach the engine each time; a start's second sending is answered as its first was, without it.
+      expect(await send('/v1/heartbeats', JSON.stringify({ heartbeat_id: '0b6c5f1e-6b1e-4a43-9d1e-2f5b8b7c9a10' }))).toEqual([503, 503]);
+      expect(await send('/heartbeats')).toEqual([503, 503]);
+      expect(received()).toBe(4);
+      expect(await send('/v1/heartbeats', JSON.stringify({ heartbeat_id: '' }))).toEqual([503, 503]);
+      expect(received()).toBe(5);
+    });
   });
 
-  it('lets a cancel by order id repeat (a second changes nothing), and a cancel of a market or of everything for 2 s', async () => {
+  it('takes the same cancel of a market or of everything again for 2 s after its first use, and a cancel by id once', async () => {
     const id = `0x${'ab'.repeat(32)}`;
     const cancel = async (path: string, body: unknown, times: number, pauseMs = 0) => {
       const text = JSON.stringify(body);
@@ -188,13 +231,13 @@ describe('order pre-checks on the hot market metadata', () => {
       }
       return statuses;
     };
-    // Received and unanswered each time (1 s), so a claimed request's second sending would be a replay.
-    await withSilentEngine(async () => {
+    // Each request the engine gets is unanswered (1 s); a replay is answered with the first one's 503.
+    await withSilentEngine(async (received) => {
       expect(await cancel('/order', { orderID: id }, 2)).toEqual([503, 503]);
-      expect(await cancel('/orders', [id], 2)).toEqual([503, 503]);
-      expect(await cancel('/cancel-market-orders', { market: id }, 2)).toEqual([503, 503]);
-      // Within 2 s of the first use it is taken again; after, it is a replay.
-      expect(await cancel('/cancel-all', {}, 3, 1_200)).toEqual([503, 503, 401]);
+      expect(received()).toBe(1);
+      // Within 2 s of the first use it reaches the engine again; after, it is answered as the first was.
+      expect(await cancel('/cancel-all', {}, 3, 1_200)).toEqual([503, 503, 503]);
+      expect(received()).toBe(3);
     });
   });
 

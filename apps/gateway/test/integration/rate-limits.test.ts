@@ -422,6 +422,20 @@ describe('refusals remembered', () => {
     expect(store.asked).toBe(asked + 3);
   });
 
+  it("keep Redis's 429 of a claimed write for its replays, which another gateway process answers with it", async () => {
+    const write = () => ({ signature: 'kept-429', signedByMs: Date.now() });
+    for (let i = 0; i < 2; i++) await limiter.admitSigned(caller('k'), 'POST', '/order', { signature: `kept-ok-${i}`, signedByMs: Date.now() });
+    const refused = (await limiter.admitSigned(caller('k'), 'POST', '/order', write()).catch((error: unknown) => error)) as ApiError;
+    expect(refused).toMatchObject({ failure: { status: 429, body: RATE_LIMITED } });
+    // Another replica remembers no refusal: Redis answers the replay with the kept 429, not "seen".
+    const replica = new RateLimiter(store, { enabled: true, scale: 0.001, trustedProxyHops: 0, keyPrefix: prefix }, { warn: () => undefined }, new ApiKeyCache());
+    await expect(replica.admitSigned(caller('k'), 'POST', '/order', write())).resolves.toEqual({
+      claim: 'seen',
+      headers: {},
+      kept: { status: 429, body: JSON.stringify(refused.failure.body) },
+    });
+  });
+
   it('refuse public requests of a client address the same way', async () => {
     const raw = { socket: { remoteAddress: '203.0.113.77' }, headers: {} } as unknown as IncomingMessage;
     expect(await limiter.admitPublic(raw, 'GET', '/tags')).toMatchObject({ 'x-ratelimit-limit': '1', 'x-ratelimit-remaining': '0' });

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { headers as natsHeaders, JSONCodec, type NatsConnection, type NatsError } from 'nats';
 import {
   fail,
-  failMaybeDone,
   RPC_HEADERS,
   type Failure,
   type Reply,
@@ -67,17 +66,16 @@ export class RpcClient {
       const msg = await this.nc.request(prefixed(this.prefix, subject), outgoing.data, { timeout: this.timeoutMs, headers: outgoing.headers });
       const decoded = codec.decode(await payloads.payloadOf(msg, this.timeoutMs)) as NestResponsePacket<Reply<RpcResponse<S>>>;
       if (decoded.err !== undefined || decoded.response === undefined) {
-        return failMaybeDone('internal_error', 'the service could not answer the request');
+        return fail('internal_error', 'the service could not answer the request');
       }
       return decoded.response;
     } catch (error) {
-      // The request's parts or the reply's: the service may have got the request and acted.
-      if (error instanceof PartsUnavailableError) return failMaybeDone('service_unavailable', `${subject}: ${error.message}`, 1);
+      if (error instanceof PartsUnavailableError) return fail('service_unavailable', `${subject}: ${error.message}`, 1);
       const code = (error as NatsError).code;
       if (code === '503') return fail('service_unavailable', `${NO_RESPONDER} ${subject}: nothing was done; retry shortly`, 1);
       // Sent, so it may have been carried out: a client retrying a write blindly could make it twice (a
       // chaos probe: three of six events whose creation timed out existed). Placements say more (gateway).
-      if (code === 'TIMEOUT') return failMaybeDone('service_unavailable', `${subject} timed out: a change it asked for may have been made, so check before sending it again`, 1);
+      if (code === 'TIMEOUT') return fail('service_unavailable', `${subject} timed out: a change it asked for may have been made, so check before sending it again`, 1);
       throw error;
     }
   }
