@@ -47,10 +47,11 @@ export interface RateLimiterSettings {
  * and `Retry-After`. A refusal is remembered until its retry time, and the caller's requests of that
  * route are refused meanwhile without asking Redis: Redis would refuse them too (a refused request
  * takes no token, so that time can only move later), and a client hammering past its limit costs a map
- * lookup rather than a script run. Such a request makes no replay claim. Without Redis the limits are not applied (and said so once per
- * distinct failure): reads stay up, and signed writes are refused anyway, since their replay claim fails
- * (said every 30 s at most, with how many: until 2026-11-27 a Redis out of memory refused every order
- * and cancel without a log line, found by a resource-limits probe).
+ * lookup rather than a script run. Such a request makes no replay claim. Without Redis the limits are
+ * not applied (and said so once per distinct failure): reads stay up, and signed writes are refused
+ * anyway, since their replay claim fails (said every 30 s at most, with how many: until 2026-11-27 a
+ * Redis out of memory refused every order and cancel without a log line, found by a resource-limits
+ * probe).
  */
 export class RateLimiter {
   /** Without Redis, said once per distinct failure. */
@@ -134,8 +135,10 @@ export class RateLimiter {
 
   /**
    * An authenticated L2 request: the signature of a write claimed (remembered for twice the L2 window;
-   * `seen`: a replay, nothing taken; `before-memory`: signed before Redis's memory of claims began,
-   * nothing taken; `repeat`: seen within `repeatableForMs` of its first use, taken again) and the limits of its key's address taken (`items` tokens from the per-item buckets).
+   * `seen`: a replay, nothing taken, with the failure its first use was answered if kept; `before-memory`:
+   * signed before Redis's memory of claims began, nothing taken; `repeat`: seen within `repeatableForMs`
+   * of its first use, taken again) and the limits of its key's address taken (`items` tokens from the
+   * per-item buckets).
    * Per address, as upstream's per-signer buckets: an address derives a key for any nonce it signs, and
    * per key each would have multiplied its limits. A failure of Redis is thrown when there is a
    * signature to claim.
