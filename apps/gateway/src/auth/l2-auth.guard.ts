@@ -67,6 +67,11 @@ export interface Authenticated {
   headers: ResponseHeaders;
   /** The replay claim of a signed write, to keep its answer with if it fails (`keepFailure`). */
   replayClaim?: string;
+  /**
+   * A replay of a write that failed: its caller is authenticated (so not counted as failing), and it is
+   * answered with this, the failure kept for it, instead of being carried out.
+   */
+  replayed?: ApiError;
 }
 
 const refused = () => ApiError.of('unauthorized', 'Unauthorized/Invalid api key');
@@ -80,9 +85,23 @@ const REPLAYED = 'Unauthorized: this signed request was already received (a repl
 const BEFORE_MEMORY =
   'Unauthorized: this signed request is older than the exchange\'s memory of received requests (it was reset), so it may be a replay; sign it again with a later timestamp';
 
-/** The failure kept for a replay, answered again as it was (its body is that route's: an order result, say). */
+/** Said of a kept failure when it is answered to a replay. */
+const ANSWERED_AGAIN = 'the answer to the first sending of this signed request; sign it again to retry';
+
+/**
+ * The failure kept for a replay, answered again as it was (its body is that route's: an order result,
+ * say), its `error` saying so; a kept text that is no error body is the replay's 401.
+ */
 function keptFailure({ status, body }: KeptAnswer): ApiError {
-  return new ApiError({ ok: false, status, body: JSON.parse(body) as ErrorBody });
+  let kept: unknown;
+  try {
+    kept = JSON.parse(body);
+  } catch {
+    kept = undefined;
+  }
+  const error = (kept as { error?: unknown } | undefined)?.error;
+  if (typeof error !== 'string') return ApiError.of('unauthorized', REPLAYED);
+  return new ApiError({ ok: false, status, body: { ...(kept as ErrorBody), error: `${error} (${ANSWERED_AGAIN})` } });
 }
 
 function sameBytes(a: Buffer, b: Buffer): boolean {
@@ -177,13 +196,15 @@ export class L2Authenticator {
     const expected = l2SignatureBytes(key.hmacKey, timestamp, request.method, path, request.rawBody);
     if (!sameBytes(signature, expected)) throw refused();
 
-    const claimed = WRITES.has(request.method) && !mayRepeat(`${request.method} ${route}`, request.rawBody);
-    const repeatableForMs = REPEATABLE_CANCELS.has(`${request.method} ${route}`) ? CANCELS_REPEATABLE_MS : 0;
+    const endpoint = `${request.method} ${route}`;
+    const claimed = WRITES.has(request.method) && !mayRepeat(endpoint, request.rawBody);
+    const repeatableForMs = REPEATABLE_CANCELS.has(endpoint) ? CANCELS_REPEATABLE_MS : 0;
     const write = claimed ? { signature: expected.toString('base64url'), signedByMs: signedByMs(timestamp)!, repeatableForMs } : undefined;
     const admitted = await this.admit(key, request.method, route, write, itemsOf(request.method, route, request.body));
-    if (admitted.claim === 'seen') throw admitted.kept ? keptFailure(admitted.kept) : ApiError.of('unauthorized', REPLAYED);
-    if (admitted.claim === 'before-memory') throw ApiError.of('unauthorized', BEFORE_MEMORY);
-    return { caller: { apiKey: key.apiKey, address: key.address }, headers: admitted.headers, replayClaim: admitted.claimKey };
+    const caller = { apiKey: key.apiKey, address: key.address };
+    if (admitted.claim === 'new' || admitted.claim === 'repeat') return { caller, headers: admitted.headers, replayClaim: admitted.claimKey };
+    if (admitted.claim === 'seen' && admitted.kept) return { caller, headers: admitted.headers, replayed: keptFailure(admitted.kept) };
+    throw ApiError.of('unauthorized', admitted.claim === 'before-memory' ? BEFORE_MEMORY : REPLAYED);
   }
 
   private async lookUp(apiKey: string): Promise<ActiveApiKey | null> {
@@ -219,9 +240,10 @@ export class L2AuthGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<SignedRequest & AuthenticatedRequest & FastifyRequest>();
-    const { caller, headers, replayClaim } = await this.authenticator.authenticate(request, request.routeOptions.url ?? pathOf(request.url));
+    const { caller, headers, replayClaim, replayed } = await this.authenticator.authenticate(request, request.routeOptions.url ?? pathOf(request.url));
     void context.switchToHttp().getResponse<FastifyReply>().headers(headers);
     request.apiCaller = caller;
+    if (replayed) throw replayed;
     request.replayClaim = replayClaim;
     return true;
   }

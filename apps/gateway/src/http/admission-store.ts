@@ -62,6 +62,12 @@ export interface AdmissionAnswer {
 
 const OUTCOMES: ClaimOutcome[] = ['seen', 'new', 'before-memory', 'repeat'];
 
+/**
+ * How many times a repeatable claim (`repeatableForMs`) is taken again: a market maker's cancel-alls of
+ * one second, while a captured one sent in a loop could otherwise spend its owner's cancel limits.
+ */
+const MAX_REPEATS = 4;
+
 /** A kept answer as the script returns it: status, a newline, the JSON text. */
 function keptAnswerOf(held: number | string | undefined): KeptAnswer | undefined {
   if (typeof held !== 'string') return undefined;
@@ -97,7 +103,7 @@ function keptAnswerOf(held: number | string | undefined): KeptAnswer | undefined
  * ARGV: claim TTL s, the run's distinct bucket sets (count, then per set its size and (field, limit,
  * window ms, per-item flag) per bucket), request count, then per request: its claim (0: none, else 1 +
  * how long it may be repeated, in ms), its set's number (0: none), the latest signing time of its claim
- * (ms; 0 without a claim) and its items. Sending each
+ * (ms; 0 without a claim) and its items; a claim is repeated at most MAX_REPEATS times. Sending each
  * route's set once per run rather than with every request keeps the command small (the arguments of
  * every request cost the gateway CPU to encode). KEYS: the key of the moment the memory is whole
  * from, then per request its claim key if flagged, then its hash if it has buckets. Answers per
@@ -144,12 +150,15 @@ for c = 1, count do
     if signed_by < since then
       first = 2
     elseif not redis.call('SET', KEYS[k], string.format('%.17g', now), 'NX', 'EX', claim_ttl) then
-      -- The claim holds its first use's time, then the kept answer if any. One made before the time was
-      -- kept (the value 1) reads as long ago.
+      -- The claim holds its first use's time and, after a colon, its repeats so far, then after a newline
+      -- the kept answer if any. One made before the time was kept (the value 1) reads as long ago.
       local held = redis.call('GET', KEYS[k]) or ''
-      local used_at = tonumber(string.match(held, '^[^\\n]*')) or 0
-      if repeat_ms > 0 and now - used_at <= repeat_ms then
+      local head = string.match(held, '^[^\\n]*')
+      local used_at = tonumber(string.match(head, '^[^:]*')) or 0
+      local repeats = tonumber(string.match(head, ':(%d+)$')) or 0
+      if repeat_ms > 0 and now - used_at <= repeat_ms and repeats < ${MAX_REPEATS} then
         first = 3
+        redis.call('SET', KEYS[k], string.match(head, '^[^:]*') .. ':' .. (repeats + 1) .. (string.match(held, '(\\n.*)$') or ''), 'KEEPTTL')
       else
         first = 0
         kept = string.match(held, '\\n(.*)$')

@@ -15,6 +15,11 @@ export type ResponseHeaders = Record<string, string>;
 
 /** A bound on the routes whose buckets are kept (the gateway has about seventy). */
 const MAX_CACHED_ROUTES = 512;
+/**
+ * The longest failure answer kept for a write's replays, in characters: an order's rejection is a few
+ * hundred; one that repeats what the client sent could otherwise keep a megabyte in Redis per request.
+ */
+const MAX_KEPT_ANSWER_CHARACTERS = 4_096;
 /** A bound on the refusals remembered at once. */
 const MAX_REMEMBERED_REFUSALS = 10_000;
 
@@ -190,6 +195,8 @@ export class RateLimiter {
    * failure of Redis is logged: its replays are then told they are replays.
    */
   async keepAnswer(claimKey: string, answer: KeptAnswer): Promise<void> {
+    // A larger answer (one naming what a client sent, say) is not kept: its replays are told they are replays.
+    if (answer.body.length > MAX_KEPT_ANSWER_CHARACTERS) return;
     try {
       await this.store.keepAnswer(claimKey, answer);
     } catch (error) {

@@ -37,7 +37,8 @@ export function orderLane(
         l2.refusedUnauthenticated(party);
         throw error;
       }
-      const { caller, headers, replayClaim } = await l2.authenticate({ raw: request, method: 'POST', url, headers: request.headers, rawBody, body }, path);
+      const { caller, headers, replayClaim, replayed } = await l2.authenticate({ raw: request, method: 'POST', url, headers: request.headers, rawBody, body }, path);
+      if (replayed) throw replayed;
       let answer;
       try {
         answer = path === '/order' ? await orders.placeOne(caller, body) : { status: 200, body: await orders.placeMany(caller, body) };

@@ -70,7 +70,7 @@ export class OrdersService {
  * order sent again is refused as a duplicate if it was placed.
  */
 const PLACEMENT_UNANSWERED =
-  'the matching engine did not answer in time; the order may have been placed: read it with GET /data/order/{orderID}, or send the same signed order again (a placed one is refused as a duplicate)';
+  'the matching engine did not answer in time; the order may have been placed: read it with GET /data/order/{orderID}, or send the same signed order again in a request signed anew (a placed one is refused as a duplicate)';
 
 /**
  * While the matching engine restarts nobody answers, which upstream reports as 425: the request reached

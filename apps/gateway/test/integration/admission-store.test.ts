@@ -74,6 +74,11 @@ describe('AdmissionStore', () => {
       // 1.1 s after the first use, 0.5 s after the last repeat: a replay.
       await sleep(500);
       expect(await repeatable(`${prefix}:rl:other`)).toEqual({ claim: 'seen', verdict: null });
+      // At most four repeats, however soon they come.
+      const looped = () => store.admit({ claim: { key: `${prefix}:seen:looped`, signedByMs: Date.now(), repeatableForMs: 60_000 }, bucketsKey: `${prefix}:none`, buckets: [] });
+      const outcomes = [];
+      for (let i = 0; i < 7; i++) outcomes.push((await looped()).claim);
+      expect(outcomes).toEqual(['new', 'repeat', 'repeat', 'repeat', 'repeat', 'seen', 'seen']);
       // Without a repeat time, the same signature is a replay at once.
       expect((await claim('once')).claim).toBe('new');
       expect((await claim('once')).claim).toBe('seen');

@@ -237,7 +237,9 @@ describe('L2 authentication guard', () => {
       const ran = EchoController.failures;
       const first = await send(headers, body);
       expect(first).toMatchObject({ retryAfter: '1', body: { code, error: `failed with ${code}`, retry_after_seconds: 1 } });
-      for (let i = 0; i < 2; i++) expect(await send(headers, body)).toEqual(first);
+      // The same status, code and Retry-After, the text saying that it answered the first sending.
+      const again = { ...first, body: { code, error: `failed with ${code} (the answer to the first sending of this signed request; sign it again to retry)`, retry_after_seconds: 1 } };
+      for (let i = 0; i < 2; i++) expect(await send(headers, body)).toEqual(again);
       expect(EchoController.failures - ran).toBe(1);
     }
     // Carried out: a replay.

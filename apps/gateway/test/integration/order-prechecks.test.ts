@@ -143,28 +143,34 @@ describe('order pre-checks on the hot market metadata', () => {
     }
   }
 
+  /** A failure as a replay of its request is answered: the same, its `error` saying that it answered the first sending. */
+  const answeredAgain = (first: { status: number; body: Record<string, unknown> }) => ({
+    ...first,
+    body: { ...first.body, error: `${String(first.body.error)} (the answer to the first sending of this signed request; sign it again to retry)` },
+  });
+
   it('answers a placement sent again with the same headers as its first failure, without asking the engine again', async () => {
     // Received by an engine that did not answer: "it may have been placed", to the replay too.
     const good = await orderBody(STANDARD_TOKEN, 10_000_000, 5_000_000);
     await withSilentEngine(async (received) => {
       const [unanswered, replayed] = await send('/order', good, 2);
       expect(unanswered).toMatchObject({ status: 503, body: { code: 'service_unavailable', error: expect.stringMatching(/may have been placed/) } });
-      expect(replayed).toEqual(unanswered);
+      expect(replayed).toEqual(answeredAgain(unanswered!));
       const batch = [await orderBody(STANDARD_TOKEN, 10_000_000, 5_000_000), await orderBody(STANDARD_TOKEN, 4_000_000, 2_000_000)];
       const [batchUnanswered, batchReplayed] = await send('/orders', batch, 2);
       expect(batchUnanswered).toMatchObject({ status: 503 });
-      expect(batchReplayed).toEqual(batchUnanswered);
+      expect(batchReplayed).toEqual(answeredAgain(batchUnanswered!));
       expect(received()).toBe(2);
     });
     // Nothing asked of an engine (none runs: 425; refused before leaving: 400): the same answer again.
     for (const payload of [await orderBody(STANDARD_TOKEN, 10_000_000, 5_000_000), await orderBody(STANDARD_TOKEN, 4_000_000, 2_000_000)]) {
       const [first, again] = await send('/order', payload, 2);
       expect(first!.status).toBeGreaterThanOrEqual(400);
-      expect(again).toEqual(first);
+      expect(again).toEqual(answeredAgain(first!));
     }
     const [malformed, malformedAgain] = await send('/orders', { not: 'a list' }, 2);
     expect(malformed).toMatchObject({ status: 400, body: { code: 'invalid_request' } });
-    expect(malformedAgain).toEqual(malformed);
+    expect(malformedAgain).toEqual(answeredAgain(malformed!));
   });
 
   it('refuses empty or malformed batches and cancel lists with texts about what the client sent', async () => {

@@ -341,6 +341,23 @@ describe('rate limits', () => {
     await refusal(await malformed());
   });
 
+  it('does not count a replay answered with its kept failure as a failed authentication', async () => {
+    const { wallet, creds } = wallets[1]!;
+    const body = JSON.stringify({ conditionId: 'not a condition id', amount: '1' });
+    const headers = { ...l2Headers(creds, wallet.address, { method: 'POST', path: '/split', body }), 'content-type': 'application/json' };
+    // Authenticated, then refused (400): the replays get that 400, and the address has its one failure to spare still.
+    const answers = [];
+    for (let i = 0; i < 3; i++) {
+      const response = await from('198.51.100.95', '/split', { method: 'POST', headers, body });
+      answers.push({ status: response.status, body: (await response.json()) as { error: string } });
+    }
+    expect(answers.map((a) => a.status)).toEqual([400, 400, 400]);
+    expect(answers[2]!.body.error).toMatch(/the answer to the first sending of this signed request/);
+    const malformed = () => from('198.51.100.95', '/order', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{bad' });
+    expect((await malformed()).status).toBe(400);
+    await refusal(await malformed());
+  });
+
   it('counts failed L1 authentications against the address too (each costs a signature recovery)', async () => {
     const wallet = newWallet();
     const stale = await l1Headers(wallet, { timestamp: Math.floor(Date.now() / 1_000) - 3_600 });
@@ -433,6 +450,15 @@ describe('refusals remembered', () => {
       claim: 'seen',
       headers: {},
       kept: { status: 429, body: JSON.stringify(refused.failure.body) },
+    });
+  });
+
+  it('keep no answer longer than 4,096 characters: its replays are told they are replays', async () => {
+    const refused = await limiter.admitSigned(caller('long'), 'DELETE', '/cancel-market-orders', { signature: 'long-answer', signedByMs: Date.now() });
+    await limiter.keepAnswer(refused.claimKey!, { status: 400, body: JSON.stringify({ error: 'x'.repeat(5_000), code: 'invalid_request' }) });
+    await expect(limiter.admitSigned(caller('long'), 'DELETE', '/cancel-market-orders', { signature: 'long-answer', signedByMs: Date.now() })).resolves.toEqual({
+      claim: 'seen',
+      headers: {},
     });
   });
 
