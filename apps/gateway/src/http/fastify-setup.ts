@@ -39,12 +39,12 @@ export function setUpFastify(fastify: FastifyInstance, surface: Surface, accessL
   // A signed route this surface serves: a path it does not serve (an order sent to the catalog's port, say)
   // is a 404 that costs no authentication, and counted as a failed one it shut a misconfigured client
   // out of every port once its failures ran out (until the twenty-ninth session).
-  const servedSigned = (request: FastifyRequest) => request.routeOptions.url !== undefined && limiter.isSigned(request.method, routeOf(request));
+  const servedSigned = (request: FastifyRequest, route: string) => request.routeOptions.url !== undefined && limiter.isSigned(request.method, route);
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
     if (urlHoldsNul(request.url)) return sendFailure(reply, fail('invalid_request', UNSTORABLE_TEXT));
     const route = routeOf(request);
-    if (servedSigned(request)) {
+    if (servedSigned(request, route)) {
       try {
         limiter.refuseFailing(limiter.failingParty(request.raw));
       } catch (error) {
@@ -69,7 +69,7 @@ export function setUpFastify(fastify: FastifyInstance, surface: Surface, accessL
   fastify.addHook('onResponse', (request, reply, done) => {
     const status = reply.statusCode;
     const unauthenticated = status >= 400 && status < 500 && status !== 401 && status !== 429 && !(request as AuthenticatedRequest).apiCaller;
-    if (unauthenticated && servedSigned(request)) limiter.authFailed(limiter.failingParty(request.raw));
+    if (unauthenticated && servedSigned(request, routeOf(request))) limiter.authFailed(limiter.failingParty(request.raw));
     accessLog({
       method: request.method,
       url: request.url,
