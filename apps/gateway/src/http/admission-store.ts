@@ -256,11 +256,7 @@ export class AdmissionStore {
   private readonly admitting: AdmittingRedis;
 
   /** `sinceKey`: where the script keeps the moment from which Redis's memory of claims is whole. */
-  constructor(
-    private readonly redis: Redis,
-    claimTtlSeconds: number,
-    sinceKey: string,
-  ) {
+  constructor(redis: Redis, claimTtlSeconds: number, sinceKey: string) {
     redis.defineCommand('admitRequests', { lua: ADMIT_SCRIPT });
     redis.defineCommand('keepAnswer', { lua: KEEP_ANSWER_SCRIPT, numberOfKeys: 1 });
     const admitting = redis as AdmittingRedis;
@@ -317,7 +313,7 @@ export class AdmissionStore {
    * is answered the same (`AdmissionAnswer.kept`) rather than told it is a replay.
    */
   async keepAnswer(claimKey: string, answer: KeptAnswer): Promise<void> {
-    if (this.redis.status !== 'ready') throw new Error(`redis is ${this.redis.status}`);
+    if (this.admitting.status !== 'ready') throw new Error(`redis is ${this.admitting.status}`);
     await this.admitting.keepAnswer(claimKey, `${answer.status}\n${answer.body}`);
   }
 }

@@ -15,13 +15,13 @@ import { GATEWAY_ENV, type GatewayEnv } from '../config';
 import { HotMetadata, type OrderSettings } from '../market-data/hot-metadata.service';
 
 export type Checked = { verified: VerifiedOrder } | { failed: OrderResult };
+type Exchange = VerifiedOrder['exchange'];
 
 /** A submission of a V1 order: `nonce` or `feeRateBps`, which V2 took out of the signed order, and no V2 `timestamp`. */
 function isV1Order(input: unknown): boolean {
   const order: unknown = typeof input === 'object' && input !== null ? (input as { order?: unknown }).order : undefined;
   return typeof order === 'object' && order !== null && ('nonce' in order || 'feeRateBps' in order) && !('timestamp' in order);
 }
-type Exchange = VerifiedOrder['exchange'];
 
 function failed(orderId: string, errorMsg: string): { failed: OrderResult } {
   return { failed: rejectedOrderResult(orderId, 'INVALID_ORDER_ERROR', errorMsg) };
