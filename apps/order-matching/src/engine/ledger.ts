@@ -39,15 +39,16 @@ export class Ledger {
 
   /** Takes from the available balance; false (and nothing moves) when there is not enough. */
   debit(address: string, asset: string, amount: number): boolean {
-    const balance = this.slot(address, asset);
-    if (balance.available < baseUnits(amount)) return false;
-    balance.available -= amount;
+    if (!this.covers(address, asset, amount)) return false;
+    if (amount === 0) return true;
+    this.slot(address, asset).available -= amount;
     return true;
   }
 
   reserve(address: string, asset: string, amount: number): boolean {
+    if (!this.covers(address, asset, amount)) return false;
+    if (amount === 0) return true;
     const balance = this.slot(address, asset);
-    if (balance.available < baseUnits(amount)) return false;
     balance.available -= amount;
     balance.reserved += amount;
     return true;
@@ -88,6 +89,15 @@ export class Ledger {
 
   holdings(address: string): [string, Balance][] {
     return [...(this.accounts.get(address)?.entries() ?? [])];
+  }
+
+  /**
+   * Read without making a balance: a refused order or split of an address that holds nothing must not
+   * leave an empty row behind (in memory, and in the journal for good: one address could make one per
+   * asset of every market with orders it cannot pay for).
+   */
+  private covers(address: string, asset: string, amount: number): boolean {
+    return this.get(address, asset).available >= baseUnits(amount);
   }
 
   private slot(address: string, asset: string, markChanged = true): Balance {
