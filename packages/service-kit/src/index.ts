@@ -17,6 +17,7 @@ export * from './database/databases';
 export * from './database/pg-pool';
 export * from './database/unavailable';
 export * from './database/until-available';
+export * from './database/table-vacuum';
 export * from './retry/backoff';
 export * from './bootstrap/health.controller';
 export * from './bootstrap/health-checks';

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleIn
 import type { NatsConnection } from 'nats';
 import type { Pool } from 'pg';
 import { MATCHING_STREAM } from '@exchange/contracts';
-import { errorMessage, HealthChecks, MESSAGING_ENV, NATS_CONNECTION, OutboxRelay, pgPool, untilDatabaseAvailable, type BaseEnv } from '@exchange/service-kit';
+import { errorMessage, HealthChecks, MESSAGING_ENV, NATS_CONNECTION, OutboxRelay, pgPool, TableVacuum, untilDatabaseAvailable, type BaseEnv } from '@exchange/service-kit';
 import { MATCHING_ENV, type MatchingEnv } from '../config';
 import { expireOrders } from '../engine/cancel-orders';
 import { endOrdersOfResolvedMarkets } from '../engine/money';
@@ -15,7 +15,6 @@ import { loadState } from '../journal/state-loader';
 import { UuidV7Source } from '../journal/time-ordered-ids';
 import { ExpiryTimer } from './expiry-timer';
 import { MatchingOutboxStore } from './matching-outbox';
-import { TableVacuum } from './table-vacuum';
 
 /**
  * Updated order rows after which the engine vacuums `orders`: each update of a resting order (a fill, its

@@ -1,7 +1,6 @@
 import type { Pool } from 'pg';
-import type { OutboxRecord, OutboxStore } from '@exchange/service-kit';
+import { TableVacuum, type OutboxRecord, type OutboxStore } from '@exchange/service-kit';
 import { OneAtATime } from '../journal/one-at-a-time';
-import { TableVacuum } from './table-vacuum';
 
 /**
  * Deleted rows after which a checkpoint vacuums the outbox: about every second under load. Every 1,000

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { Client, Pool } from 'pg';
-import { adminDatabaseUrl, dropDatabase, ensureDatabase } from '../../src/database/databases';
+import { dropDatabase } from '../../src/database/databases';
 import type { OutboxRecord, OutboxStore } from '../../src/jetstream/outbox-relay';
+import { scratchDatabase } from './scratch-database';
 
 /**
  * An outbox table as the services keep theirs (apps/catalog/prisma/schema.prisma, `OutboxMessage`:
@@ -51,10 +51,7 @@ export interface OutboxDatabase {
 }
 
 export async function createOutboxDatabase(label: string): Promise<OutboxDatabase> {
-  const url = new URL(adminDatabaseUrl());
-  url.pathname = `/test_${label}_${randomBytes(5).toString('hex')}`;
-  const databaseUrl = url.toString();
-  await ensureDatabase(databaseUrl);
+  const databaseUrl = await scratchDatabase(label);
   const setup = new Client({ connectionString: databaseUrl });
   await setup.connect();
   try {

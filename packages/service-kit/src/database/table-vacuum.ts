@@ -4,14 +4,14 @@ import type { Pool } from 'pg';
  * Vacuums one table after a given number of dead row versions, rather than counting on autovacuum, which
  * may be off (it is on these machines). One VACUUM runs at a time; rows noted while it runs count
  * toward the next. `TRUNCATE false`: cutting the emptied end of the table takes an exclusive lock that
- * the journal's next write would wait for, and the next writes fill that end again.
+ * the next write would wait for, and the next writes fill that end again.
  */
 export class TableVacuum {
   private dead = 0;
   private running?: Promise<void>;
 
   constructor(
-    private readonly pool: Pool,
+    private readonly pool: Pick<Pool, 'query'>,
     private readonly table: string,
     private readonly afterRows: number,
   ) {}

@@ -1,19 +1,29 @@
-import { TableVacuum } from '../../src/engine-host/table-vacuum';
-import { freshDatabase } from '../support/fresh-database';
+import { Pool } from 'pg';
+import { dropDatabase } from '../src/database/databases';
+import { TableVacuum } from '../src/database/table-vacuum';
+import { scratchDatabase } from './support/scratch-database';
 
 /** TableVacuum on a real PostgreSQL: a VACUUM after enough dead rows, one at a time. */
 describe('TableVacuum', () => {
-  const db = freshDatabase('vacuum', 3);
+  let url: string;
+  let pool: Pool;
   beforeAll(async () => {
-    await db.pool.query('CREATE TABLE churn (id int PRIMARY KEY, v int NOT NULL)');
-    await db.pool.query('INSERT INTO churn SELECT g, 0 FROM generate_series(1, 100) g');
+    url = await scratchDatabase('vacuum');
+    pool = new Pool({ connectionString: url, max: 3 });
+    await pool.query('CREATE TABLE churn (id int PRIMARY KEY, v int NOT NULL)');
+    await pool.query('INSERT INTO churn SELECT g, 0 FROM generate_series(1, 100) g');
+  });
+
+  afterAll(async () => {
+    await pool.end();
+    await dropDatabase(url);
   });
 
   const vacuums = async () =>
-    Number((await db.pool.query<{ n: string }>(`SELECT vacuum_count::text AS n FROM pg_stat_user_tables WHERE relname = 'churn'`)).rows[0]!.n);
+    Number((await pool.query<{ n: string }>(`SELECT vacuum_count::text AS n FROM pg_stat_user_tables WHERE relname = 'churn'`)).rows[0]!.n);
 
   it('vacuums at the threshold, runs one VACUUM at a time, and counts the rows noted meanwhile toward the next', async () => {
-    const vacuum = new TableVacuum(db.pool, 'churn', 10);
+    const vacuum = new TableVacuum(pool, 'churn', 10);
     await vacuum.note(9);
     expect(await vacuums()).toBe(0);
 
@@ -32,7 +42,7 @@ describe('TableVacuum', () => {
   });
 
   it('rejects with the failure of its VACUUM and vacuums again at the next threshold', async () => {
-    const missing = new TableVacuum(db.pool, 'no_such_table', 1);
+    const missing = new TableVacuum(pool, 'no_such_table', 1);
     await expect(missing.note(1)).rejects.toThrow(/no_such_table/);
     await expect(missing.note(1)).rejects.toThrow(/no_such_table/);
   });
