@@ -7,6 +7,7 @@ export * from './logging/throttled-log';
 export * from './nats/subjects';
 export * from './nats/prefixed-nats-server';
 export * from './nats/rpc-client';
+export * from './nats/outcome-unknown';
 export * from './nats/connection-state';
 export * from './nats/request-until-answered';
 export * from './nats/rpc-route';

@@ -7,6 +7,7 @@ import { bootstrapService } from '../src/bootstrap/bootstrap-service';
 import { HealthController } from '../src/bootstrap/health.controller';
 import { currentRequestId } from '../src/logging/request-context';
 import { MessagingModule } from '../src/nats/messaging.module';
+import { mayHaveActed, OutcomeUnknownError } from '../src/nats/outcome-unknown';
 import { answeredByNobody, RpcClient } from '../src/nats/rpc-client';
 import { RpcRoute } from '../src/nats/rpc-route';
 
@@ -22,6 +23,8 @@ class TagsTestController {
     // A query on a database that is not there, as during a restart of PostgreSQL.
     if (request.offset === 5432) await new Pool({ connectionString: 'postgresql://postgres@127.0.0.1:1/none', max: 1 }).query('SELECT 1');
     if (request.offset === 7) return fail('tag_not_found', 'no tags there');
+    // A write whose connection was lost while it ran, which looks like an unavailable database too.
+    if (request.offset === 57) throw new OutcomeUnknownError('could not tell whether its write committed', { cause: Object.assign(new Error('terminating connection'), { code: '57P01' }) });
     return ok([]);
   }
 }
@@ -74,6 +77,21 @@ describe('request/reply over real NATS with the Nest transport', () => {
     });
   });
 
+  it('answers 503 saying the change may have been made when the handler could not tell whether its write committed', async () => {
+    const reply = await rpc.request('catalog.tags.list.v1', { offset: 57 });
+    expect(reply).toEqual({
+      ok: false,
+      status: 503,
+      body: {
+        error: 'catalog.tags.list.v1 could not tell whether its write committed: a change it asked for may have been made, so check before sending it again',
+        code: 'service_unavailable',
+        retry_after_seconds: 1,
+      },
+    });
+    expect(mayHaveActed(reply as Failure)).toBe(true);
+    expect(mayHaveActed(await rpc.request('catalog.tags.list.v1', { offset: 5432 }) as Failure)).toBe(false);
+  });
+
   it('reports a subject nobody serves as 503 at once', async () => {
     // A timeout far longer than any answer on a loaded machine: "at once" is "well before it".
     const timeoutMs = 20_000;
@@ -93,6 +111,7 @@ describe('request/reply over real NATS with the Nest transport', () => {
       const reply = await new RpcClient(nc, `${prefix}y`, 300).request('catalog.tags.list.v1', {});
       expect(reply).toMatchObject({ ok: false, status: 503, body: { code: 'service_unavailable', retry_after_seconds: 1 } });
       expect(answeredByNobody(reply as Failure)).toBe(false);
+      expect(mayHaveActed(reply as Failure)).toBe(true);
       // It arrived: what it asked may have been done, and the client is told to check (it was "timed out").
       expect((reply as Failure).body.error).toBe('catalog.tags.list.v1 timed out: a change it asked for may have been made, so check before sending it again');
     } finally {

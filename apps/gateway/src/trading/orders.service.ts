@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { MAX_BATCH_ORDERS, MAX_CANCEL_IDS, type OrderResult, type RpcResponse, type RpcSubject } from '@exchange/contracts';
-import { answeredByNobody, neverSent } from '@exchange/service-kit';
+import { answeredByNobody, mayHaveActed } from '@exchange/service-kit';
 import type { ApiCaller } from '../auth/api-caller';
 import { ApiError } from '../http/api-error';
 import { Forwarder } from '../http/forwarder.service';
@@ -74,15 +74,18 @@ const PLACEMENT_UNANSWERED =
 
 /**
  * While the matching engine restarts nobody answers, which upstream reports as 425: the request reached
- * no engine, so nothing was done. An engine that received it but did not answer in time stays a 503
- * (with `unanswered` as its message when given): it may have acted (it was a 425 "restarting" too).
+ * no engine, so nothing was done. A request that may have been carried out (received but not answered in
+ * time, or its journal write's outcome unknown) stays a 503, with `unanswered` as its message when given
+ * (it was a 425 "restarting" too). Other 503s pass as they are: a request never sent, or one the engine
+ * refused because its database is unavailable (until the thirtieth session a placement so refused was
+ * told it may have been placed, found by a probe restarting PostgreSQL: none of 278 was).
  */
 async function whileEngineRestarts<T>(answer: Promise<T>, unanswered?: string): Promise<T> {
   try {
     return await answer;
   } catch (error) {
-    if (!(error instanceof ApiError) || error.body.code !== 'service_unavailable' || neverSent(error.failure)) throw error;
+    if (!(error instanceof ApiError) || error.body.code !== 'service_unavailable') throw error;
     if (answeredByNobody(error.failure)) throw ApiError.of('too_early', 'the matching engine is restarting; retry shortly', 1);
-    throw unanswered ? ApiError.of('service_unavailable', unanswered, 1) : error;
+    throw unanswered && mayHaveActed(error.failure) ? ApiError.of('service_unavailable', unanswered, 1) : error;
   }
 }

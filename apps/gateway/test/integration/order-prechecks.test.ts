@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { connect } from 'nats';
+import { connect, JSONCodec } from 'nats';
 import { privateKeyToAccount } from 'viem/accounts';
 import { EXCHANGE_V2_CONTRACTS, orderV2Digest, type OrderV2 } from '@exchange/chain';
-import { hotMetadataKeys } from '@exchange/contracts';
+import { hotMetadataKeys, type Failure } from '@exchange/contracts';
+import { databaseUnavailable, outcomeUnknown } from '@exchange/service-kit';
 import { eventually, sleep } from '@exchange/testing';
 import { l1Headers, l2Headers, newWallet, startAuthGateway, type AuthGateway, type Credentials, type TestWallet } from '../support/auth-harness';
 
@@ -128,20 +129,28 @@ describe('order pre-checks on the hot market metadata', () => {
 
   /**
    * Runs `body` while a stand-in engine takes every engine request and answers none (the RPC timeout here
-   * is 1 s); `received()` tells how many requests it got.
+   * is 1 s), or answers each with `failure` as the Nest transport does; `received()` tells how many
+   * requests it got.
    */
-  async function withSilentEngine<T>(body: (received: () => number) => Promise<T>): Promise<T> {
+  async function withStandInEngine<T>(failure: Failure | undefined, body: (received: () => number) => Promise<T>): Promise<T> {
     const nc = await connect({ servers: gw.env.NATS_URL });
+    const codec = JSONCodec<{ id: string }>();
     let count = 0;
-    const silent = nc.subscribe(`${gw.env.NATS_PREFIX}.matching.>`, { callback: () => count++ });
+    const standIn = nc.subscribe(`${gw.env.NATS_PREFIX}.matching.>`, {
+      callback: (_, msg) => {
+        count++;
+        if (failure) msg.respond(codec.encode({ id: codec.decode(msg.data).id, response: failure, isDisposed: true } as { id: string }));
+      },
+    });
     await nc.flush();
     try {
       return await body(() => count);
     } finally {
-      silent.unsubscribe();
+      standIn.unsubscribe();
       await nc.close();
     }
   }
+  const withSilentEngine = <T>(body: (received: () => number) => Promise<T>) => withStandInEngine(undefined, body);
 
   /** A failure as a replay of its request is answered: the same, its `error` saying that it answered the first sending. */
   const answeredAgain = (first: { status: number; body: Record<string, unknown> }) => ({
@@ -263,5 +272,16 @@ describe('order pre-checks on the hot market metadata', () => {
     const unanswered = await withSilentEngine(() => place(STANDARD_TOKEN, 10_000_000, 5_000_000));
     expect(unanswered).toMatchObject({ status: 503, body: { code: 'service_unavailable', retry_after_seconds: 1 } });
     expect(unanswered.body.error).toMatch(/may have been placed.*GET \/data\/order\/.*same signed order/);
+  });
+
+  it("says the same when the engine could not tell whether its journal write committed, and passes on its database's unavailability", async () => {
+    const unknown = await withStandInEngine(outcomeUnknown('matching.orders.place.v1', 'could not tell whether its journal write committed'), () =>
+      place(STANDARD_TOKEN, 10_000_000, 5_000_000),
+    );
+    expect(unknown).toMatchObject({ status: 503, body: { code: 'service_unavailable', retry_after_seconds: 1 } });
+    expect(unknown.body.error).toMatch(/may have been placed/);
+    // Refused before it ran: nothing was placed, and the client is told to retry (a probe restarting PostgreSQL).
+    const refused = await withStandInEngine(databaseUnavailable(), () => place(STANDARD_TOKEN, 10_000_000, 5_000_000));
+    expect(refused).toEqual({ status: 503, body: databaseUnavailable().body });
   });
 });

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from '@nestjs/common';
 import type { Pool } from 'pg';
-import { DistinctFailures, errorMessage } from '@exchange/service-kit';
+import { DistinctFailures, errorMessage, OutcomeUnknownError } from '@exchange/service-kit';
 import type { Effects } from '../engine/effects';
 import { writeBatch, type WrittenBatch } from './journal-sql';
 import { timeOrderedHash } from './time-ordered-ids';
@@ -87,7 +87,9 @@ export class GroupCommit {
           continue;
         }
         this.logger.error(error instanceof Error ? error : String(error), 'journal write failed');
-        for (const w of waiters) w.reject(error);
+        // Not "the database is unavailable; retry shortly": the batch may have committed.
+        const unknown = new OutcomeUnknownError('could not tell whether its journal write committed', { cause: error });
+        for (const w of waiters) w.reject(unknown);
         this.onFatal(error);
         return;
       }

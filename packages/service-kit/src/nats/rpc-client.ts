@@ -12,6 +12,7 @@ import {
 import { currentRequestId } from '../logging/request-context';
 import { connectionState } from './connection-state';
 import { LargePayloads, PartsUnavailableError } from './large-payloads';
+import { outcomeUnknown } from './outcome-unknown';
 import { prefixed } from './subjects';
 
 const codec = JSONCodec();
@@ -22,11 +23,6 @@ const SCHEMA_VERSION = '1';
 /** Whether a failure says that no process serves the subject at all (down or restarting), not that it was slow. */
 export function answeredByNobody(failure: Failure): boolean {
   return failure.body.code === 'service_unavailable' && failure.body.error.startsWith(NO_RESPONDER);
-}
-
-/** Whether a failure says that the request was never sent: the connection to NATS was down. */
-export function neverSent(failure: Failure): boolean {
-  return failure.body.code === 'service_unavailable' && failure.body.error.startsWith(NOT_CONNECTED);
 }
 
 interface NestResponsePacket<T> {
@@ -70,12 +66,13 @@ export class RpcClient {
       }
       return decoded.response;
     } catch (error) {
-      if (error instanceof PartsUnavailableError) return fail('service_unavailable', `${subject}: ${error.message}`, 1);
+      // The reply came, its parts did not: the service acted on the request.
+      if (error instanceof PartsUnavailableError) return outcomeUnknown(subject, `answered, but ${error.message}`);
       const code = (error as NatsError).code;
       if (code === '503') return fail('service_unavailable', `${NO_RESPONDER} ${subject}: nothing was done; retry shortly`, 1);
       // Sent, so it may have been carried out: a client retrying a write blindly could make it twice (a
       // chaos probe: three of six events whose creation timed out existed). Placements say more (gateway).
-      if (code === 'TIMEOUT') return fail('service_unavailable', `${subject} timed out: a change it asked for may have been made, so check before sending it again`, 1);
+      if (code === 'TIMEOUT') return outcomeUnknown(subject, 'timed out');
       throw error;
     }
   }

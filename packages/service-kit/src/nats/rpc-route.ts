@@ -14,14 +14,15 @@ type Handler<S extends RpcSubject> = (request: RpcRequest<S>) => Promise<Reply<R
 
 import { databaseUnavailable, isDatabaseUnavailable } from '../database/unavailable';
 import { errorMessage } from '../logging/error-message';
+import { OutcomeUnknownError, outcomeUnknown } from './outcome-unknown';
 
 const logger = new Logger('RpcRoute');
 
 /**
  * Binds a controller method to a contract subject: the payload is validated against the contract's
- * schema on receipt (400 on failure), a database that cannot be reached becomes a 503 to retry, and
- * any other exception a logged 500 reply instead of a transport error, so the gateway always receives
- * a Reply.
+ * schema on receipt (400 on failure), a database that cannot be reached becomes a 503 to retry, a write
+ * whose outcome is unknown a 503 saying so, and any other exception a logged 500 reply instead of a
+ * transport error, so the gateway always receives a Reply.
  */
 export function RpcRoute<S extends RpcSubject>(subject: S) {
   return (target: object, key: string | symbol, descriptor: TypedPropertyDescriptor<Handler<S>>) => {
@@ -33,6 +34,10 @@ export function RpcRoute<S extends RpcSubject>(subject: S) {
       try {
         return await original.call(this, parsed.data as RpcRequest<S>);
       } catch (error) {
+        if (error instanceof OutcomeUnknownError) {
+          logger.warn(`${subject}: ${error.message} (${errorMessage(error.cause)})`);
+          return outcomeUnknown(subject, error.message);
+        }
         if (isDatabaseUnavailable(error)) {
           logger.warn(`${subject}: the database is unavailable (${errorMessage(error)})`);
           return databaseUnavailable();
