@@ -1,4 +1,4 @@
-import { Controller, Module, type INestApplication } from '@nestjs/common';
+import { Controller, Logger, Module, type INestApplication } from '@nestjs/common';
 import { connect, type NatsConnection } from 'nats';
 import { Pool } from 'pg';
 import { fail, ok, type Failure, type ListTagsRequest, type Reply, type Tag } from '@exchange/contracts';
@@ -69,12 +69,20 @@ describe('request/reply over real NATS with the Nest transport', () => {
     expect(await rpc.request('catalog.tags.list.v1', { offset: 13 })).toEqual(fail('internal_error', 'internal error'));
   });
 
-  it('answers 503 with a retry when the handler could not reach its database', async () => {
-    expect(await rpc.request('catalog.tags.list.v1', { offset: 5432 })).toEqual({
-      ok: false,
-      status: 503,
-      body: { error: 'the database is unavailable; retry shortly', code: 'service_unavailable', retry_after_seconds: 1 },
-    });
+  it('answers 503 with a retry when the handler could not reach its database, and logs the outage once', async () => {
+    const warned = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    try {
+      for (let i = 0; i < 3; i++) {
+        expect(await rpc.request('catalog.tags.list.v1', { offset: 5432 })).toEqual({
+          ok: false,
+          status: 503,
+          body: { error: 'the database is unavailable; retry shortly', code: 'service_unavailable', retry_after_seconds: 1 },
+        });
+      }
+      expect(warned.mock.calls.filter(([line]) => String(line).includes('the database is unavailable'))).toHaveLength(1);
+    } finally {
+      warned.mockRestore();
+    }
   });
 
   it('answers 503 saying the change may have been made when the handler could not tell whether its write committed', async () => {

@@ -14,9 +14,12 @@ type Handler<S extends RpcSubject> = (request: RpcRequest<S>) => Promise<Reply<R
 
 import { databaseUnavailable, isDatabaseUnavailable } from '../database/unavailable';
 import { errorMessage } from '../logging/error-message';
+import { ThrottledLog } from '../logging/throttled-log';
 import { OutcomeUnknownError, outcomeUnknown } from './outcome-unknown';
 
 const logger = new Logger('RpcRoute');
+/** One line for an outage, then one at most every 30 s: a line per request made 154 in 1.3 s (a probe restarting PostgreSQL). */
+const unavailableLog = new ThrottledLog();
 
 /**
  * Binds a controller method to a contract subject: the payload is validated against the contract's
@@ -39,7 +42,9 @@ export function RpcRoute<S extends RpcSubject>(subject: S) {
           return outcomeUnknown(subject, error.message);
         }
         if (isDatabaseUnavailable(error)) {
-          logger.warn(`${subject}: the database is unavailable (${errorMessage(error)})`);
+          unavailableLog.occurred((since) =>
+            logger.warn(`${subject}: the database is unavailable (${errorMessage(error)})${since > 1 ? `; ${since} requests so answered since the last line` : ''}`),
+          );
           return databaseUnavailable();
         }
         logger.error(error instanceof Error ? error : String(error), `${subject} failed`);
