@@ -48,4 +48,9 @@ export class HotMetadataWriter {
   async writeDefaultFeeRate(): Promise<void> {
     await this.redis.client.hset(hotMetadataKeys.defaults(this.prefix), { fee_rate: JSON.stringify(feeRateOf(DEFAULT_FEE_SCHEDULE, '')) });
   }
+
+  /** Whether the defaults hash, written at start and by every refill, is still in Redis. */
+  async defaultsPresent(): Promise<boolean> {
+    return (await this.redis.client.exists(hotMetadataKeys.defaults(this.prefix))) === 1;
+  }
 }

@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import { streamName } from '@exchange/service-kit';
 import { readStream, until } from '@exchange/testing';
 import { aMarketSnapshot, aTrade, startMarketData, u, type MarketDataUnderTest } from '../support/market-data-harness';
+import { EMPTIED_CHECK_MS } from '../../src/redis/redis-refill.service';
 
 describe('market-data (real PostgreSQL, Redis, NATS and JetStream)', () => {
   let md: MarketDataUnderTest;
@@ -351,6 +352,24 @@ describe('market-data (real PostgreSQL, Redis, NATS and JetStream)', () => {
       const hashes = await Promise.all(keys.map((key) => md.redis.hgetall(key)));
       return hashes.every((hash) => Object.keys(hash).length > 0) ? hashes : undefined;
     });
+    expect(after).toEqual(before);
+  });
+
+  it('writes its hashes to Redis again when they vanish while its connection stays, as after a FLUSHALL', async () => {
+    const keys = [hotMetadataKeys.token(md.prefix, yes!), hotMetadataKeys.market(md.prefix, cid), hotMetadataKeys.defaults(md.prefix), hotMetadataKeys.quote(md.prefix, yes!)];
+    const before = await Promise.all(keys.map((key) => md.redis.hgetall(key)));
+    expect(before.every((hash) => Object.keys(hash).length > 0)).toBe(true);
+    // The run's own keys only: the machine's Redis is shared by other test runs.
+    await md.redis.del(...keys);
+    // Until the thirtieth session they stayed gone until the connection dropped (a probe).
+    const after = await until(
+      async () => {
+        const hashes = await Promise.all(keys.map((key) => md.redis.hgetall(key)));
+        return hashes.every((hash) => Object.keys(hash).length > 0) ? hashes : undefined;
+      },
+      EMPTIED_CHECK_MS * 3,
+      'the hashes written again',
+    );
     expect(after).toEqual(before);
   });
 
