@@ -1,5 +1,5 @@
 import { Controller, Logger, Module, type INestApplication } from '@nestjs/common';
-import { connect, type NatsConnection } from 'nats';
+import { connect, headers as natsHeaders, type NatsConnection } from 'nats';
 import { Pool } from 'pg';
 import { fail, ok, type Failure, type ListTagsRequest, type Reply, type Tag } from '@exchange/contracts';
 import { deleteStreams, TEST_NATS_URL, testPrefix } from '@exchange/testing';
@@ -7,6 +7,7 @@ import { bootstrapService } from '../src/bootstrap/bootstrap-service';
 import { HealthController } from '../src/bootstrap/health.controller';
 import { currentRequestId } from '../src/logging/request-context';
 import { MessagingModule } from '../src/nats/messaging.module';
+import { PARTS_HEADER } from '../src/nats/large-payloads';
 import { mayHaveActed, OutcomeUnknownError } from '../src/nats/outcome-unknown';
 import { answeredByNobody, RpcClient } from '../src/nats/rpc-client';
 import { RpcRoute } from '../src/nats/rpc-route';
@@ -69,7 +70,7 @@ describe('request/reply over real NATS with the Nest transport', () => {
     expect(await rpc.request('catalog.tags.list.v1', { offset: 13 })).toEqual(fail('internal_error', 'internal error'));
   });
 
-  it('answers 503 with a retry when the handler could not reach its database, and logs the outage once', async () => {
+  it('answers 503 with a retry when the handler could not reach its database, and logs each outage once', async () => {
     const warned = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
     try {
       for (let i = 0; i < 3; i++) {
@@ -79,7 +80,12 @@ describe('request/reply over real NATS with the Nest transport', () => {
           body: { error: 'the database is unavailable; retry shortly', code: 'service_unavailable', retry_after_seconds: 1 },
         });
       }
-      expect(warned.mock.calls.filter(([line]) => String(line).includes('the database is unavailable'))).toHaveLength(1);
+      const outageLines = () => warned.mock.calls.filter(([line]) => String(line).includes('the database is unavailable'));
+      expect(outageLines()).toHaveLength(1);
+      // An answer that did not meet it ends the outage: the next one is said at once.
+      expect(await rpc.request('catalog.tags.list.v1', {})).toEqual({ ok: true, data: [] });
+      await rpc.request('catalog.tags.list.v1', { offset: 5432 });
+      expect(outageLines()).toHaveLength(2);
     } finally {
       warned.mockRestore();
     }
@@ -110,6 +116,27 @@ describe('request/reply over real NATS with the Nest transport', () => {
     expect(Date.now() - started).toBeLessThan(timeoutMs / 4);
     expect(answeredByNobody(reply as Failure)).toBe(true);
     expect((reply as Failure).body.error).toBe('no service is answering catalog.tags.list.v1: nothing was done; retry shortly');
+  });
+
+  it('says a reply whose parts cannot be fetched may have acted, even when nobody holds them any more', async () => {
+    // A service that answered in parts and died before they were fetched: their subject has no responder.
+    const dead = nc.subscribe(`${prefix}z.catalog.tags.list.v1`, {
+      callback: (_, msg) => {
+        const parts = natsHeaders();
+        parts.set(PARTS_HEADER, `${prefix}z.parts.gone ticket 2`);
+        msg.respond(new Uint8Array(0), { headers: parts });
+      },
+    });
+    await nc.flush();
+    try {
+      const reply = (await new RpcClient(nc, `${prefix}z`, 1000).request('catalog.tags.list.v1', {})) as Failure;
+      expect(mayHaveActed(reply)).toBe(true);
+      // It was "no service is answering …: nothing was done", which the gateway makes a 425 "retry".
+      expect(answeredByNobody(reply)).toBe(false);
+      expect(reply.body.error).toMatch(/^catalog\.tags\.list\.v1 answered, but /);
+    } finally {
+      dead.unsubscribe();
+    }
   });
 
   it('tells a service that is slow to answer from one that is not there', async () => {

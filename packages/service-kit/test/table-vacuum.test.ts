@@ -1,14 +1,13 @@
 import { Pool } from 'pg';
-import { dropDatabase } from '../src/database/databases';
+import { createEmptyTestDatabase, dropDatabase } from '../src/database/databases';
 import { TableVacuum } from '../src/database/table-vacuum';
-import { scratchDatabase } from './support/scratch-database';
 
 /** TableVacuum on a real PostgreSQL: a VACUUM after enough dead rows, one at a time. */
 describe('TableVacuum', () => {
   let url: string;
   let pool: Pool;
   beforeAll(async () => {
-    url = await scratchDatabase('vacuum');
+    url = await createEmptyTestDatabase('vacuum');
     pool = new Pool({ connectionString: url, max: 3 });
     await pool.query('CREATE TABLE churn (id int PRIMARY KEY, v int NOT NULL)');
     await pool.query('INSERT INTO churn SELECT g, 0 FROM generate_series(1, 100) g');

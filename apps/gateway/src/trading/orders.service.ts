@@ -64,13 +64,14 @@ export class OrdersService {
 }
 
 /**
- * Placements the engine received but did not answer in time: it may have committed them (a soak killed it
+ * Placements the engine received but did not answer in time, or answered that it could not tell whether
+ * its write committed: it may have committed them (a soak killed it
  * right after such commits, and those answers had said "restarting; retry", inviting a fresh order and a
  * double position). The order id is the order's hash, so the client can look it up, and the same signed
  * order sent again is refused as a duplicate if it was placed.
  */
 const PLACEMENT_UNANSWERED =
-  'the matching engine did not answer in time; the order may have been placed: read it with GET /data/order/{orderID}, or send the same signed order again in a request signed anew (a placed one is refused as a duplicate)';
+  'the matching engine could not confirm the order in time; it may have been placed: read it with GET /data/order/{orderID}, or send the same signed order again in a request signed anew (a placed one is refused as a duplicate)';
 
 /**
  * While the matching engine restarts nobody answers, which upstream reports as 425: the request reached

@@ -13,14 +13,15 @@ export const EMPTIED_CHECK_MS = 5_000;
  * keeps nothing on disk restarts empty, and until the nineteenth session the markets' settings came back
  * only as each market changed, so the gateway's pre-checks stayed off and `/tick-size`, `/book` and the
  * like went over NATS (found by a chaos probe). A reconnection to a Redis that kept its data rewrites
- * the same values. The same when the defaults hash is found gone on a live connection (a FLUSHALL, an
- * eviction): until the thirtieth session the hashes stayed gone until the connection dropped (a probe).
+ * the same values. The same when the defaults hash is found gone on a live connection (a FLUSHALL or
+ * FLUSHDB): until the thirtieth session the hashes stayed gone until the connection dropped (a probe).
  */
 @Injectable()
 export class RedisRefill implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(RedisRefill.name);
   private timer?: NodeJS.Timeout;
   private refilling = false;
+  private again?: string;
 
   constructor(
     private readonly redis: RedisConnection,
@@ -48,14 +49,19 @@ export class RedisRefill implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   private async refillIfEmptied(): Promise<void> {
-    if (this.redis.client.status !== 'ready' || this.refilling) return;
+    // Before the books are built the start-up is still writing the hashes (the defaults first of all).
+    if (this.redis.client.status !== 'ready' || !this.registry.ready || this.refilling) return;
     // A failed look (Redis gone meanwhile) is for the reconnection to mend.
     if (await this.hot.defaultsPresent().catch(() => true)) return;
-    await this.refill('the hashes were gone from Redis (a FLUSHALL or an eviction)');
+    await this.refill('the hashes were gone from Redis (a FLUSHALL or FLUSHDB)');
   }
 
+  /** One at a time; asked again while one runs, it runs once more after it (a reconnection meanwhile). */
   private async refill(why: string): Promise<void> {
-    if (this.refilling) return;
+    if (this.refilling) {
+      this.again = why;
+      return;
+    }
     this.refilling = true;
     try {
       const all = this.registry.list().map((record) => record.conditionId);
@@ -69,5 +75,8 @@ export class RedisRefill implements OnApplicationBootstrap, OnApplicationShutdow
     } finally {
       this.refilling = false;
     }
+    const again = this.again;
+    this.again = undefined;
+    if (again !== undefined) await this.refill(again);
   }
 }

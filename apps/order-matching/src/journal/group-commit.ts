@@ -24,9 +24,13 @@ interface Waiter {
  * `failing` says why, so that no new command is run (engine.service.ts): until the twenty-fifth session
  * the process exited there, and a database out of connections or of disk space became a crash loop with
  * two minutes of post-only mode after each start (found by a resource probe). After any other failure
- * memory and database may disagree: `onFatal` is called (the process exits and rebuilds from the
+ * memory and database may disagree: the batch's commands are told so, and `onFatal` is called once their
+ * answers have left (the process exits and rebuilds from the
  * database, where no answered command is missing).
  */
+/** How long the answers of a batch whose write failed fatally have to leave before `onFatal` ends the process. */
+export const FATAL_EXIT_DELAY_MS = 200;
+
 export class GroupCommit {
   private readonly logger = new Logger(GroupCommit.name);
   private parts: Effects[] = [];
@@ -87,10 +91,16 @@ export class GroupCommit {
           continue;
         }
         this.logger.error(error instanceof Error ? error : String(error), 'journal write failed');
-        // Not "the database is unavailable; retry shortly": the batch may have committed.
+        // The batch may have committed: not "the database is unavailable; retry shortly", which would invite
+        // a second order. What queued behind it was never written, and no new command runs (`failing`).
         const unknown = new OutcomeUnknownError('could not tell whether its journal write committed', { cause: error });
         for (const w of waiters) w.reject(unknown);
-        this.onFatal(error);
+        for (const w of this.waiters) w.reject(error);
+        this.parts = [];
+        this.waiters = [];
+        this.unwritten = error;
+        // Exiting at once, the process took these answers with it and every caller waited out its timeout.
+        setTimeout(() => this.onFatal(error), FATAL_EXIT_DELAY_MS);
         return;
       }
     }

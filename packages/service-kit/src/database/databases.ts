@@ -81,12 +81,18 @@ export function adminDatabaseUrl(): string {
   return process.env.DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 }
 
-/** A fresh, migrated database with a random name, for one test run. */
-export async function createTestDatabase(serviceDir: string, label: string): Promise<string> {
+/** A fresh database with no tables and a random name (`label` in it), for one test run. */
+export async function createEmptyTestDatabase(label: string): Promise<string> {
   const url = new URL(adminDatabaseUrl());
   url.pathname = `/test_${label}_${randomBytes(5).toString('hex')}`;
   const databaseUrl = url.toString();
   await ensureDatabase(databaseUrl);
+  return databaseUrl;
+}
+
+/** A fresh database with a random name, migrated to a service's schema, for one test run. */
+export async function createTestDatabase(serviceDir: string, label: string): Promise<string> {
+  const databaseUrl = await createEmptyTestDatabase(label);
   await migrateDatabase(path.resolve(serviceDir), databaseUrl);
   return databaseUrl;
 }

@@ -9,6 +9,7 @@ import {
   type RpcResponse,
   type RpcSubject,
 } from '@exchange/contracts';
+import { errorMessage } from '../logging/error-message';
 import { currentRequestId } from '../logging/request-context';
 import { connectionState } from './connection-state';
 import { LargePayloads, PartsUnavailableError } from './large-payloads';
@@ -60,13 +61,16 @@ export class RpcClient {
     try {
       const outgoing = payloads.outgoing(codec.encode(packet), headers);
       const msg = await this.nc.request(prefixed(this.prefix, subject), outgoing.data, { timeout: this.timeoutMs, headers: outgoing.headers });
-      const decoded = codec.decode(await payloads.payloadOf(msg, this.timeoutMs)) as NestResponsePacket<Reply<RpcResponse<S>>>;
+      // The reply came, its parts did not (held by a service that died since, say): the service acted.
+      const data = await payloads.payloadOf(msg, this.timeoutMs).catch((error: unknown) => {
+        throw new PartsUnavailableError(errorMessage(error));
+      });
+      const decoded = codec.decode(data) as NestResponsePacket<Reply<RpcResponse<S>>>;
       if (decoded.err !== undefined || decoded.response === undefined) {
         return fail('internal_error', 'the service could not answer the request');
       }
       return decoded.response;
     } catch (error) {
-      // The reply came, its parts did not: the service acted on the request.
       if (error instanceof PartsUnavailableError) return outcomeUnknown(subject, `answered, but ${error.message}`);
       const code = (error as NatsError).code;
       if (code === '503') return fail('service_unavailable', `${NO_RESPONDER} ${subject}: nothing was done; retry shortly`, 1);

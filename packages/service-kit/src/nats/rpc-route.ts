@@ -35,7 +35,9 @@ export function RpcRoute<S extends RpcSubject>(subject: S) {
       const parsed = schema.safeParse(payload);
       if (!parsed.success) return fail('invalid_request', describeIssues(parsed.error));
       try {
-        return await original.call(this, parsed.data as RpcRequest<S>);
+        const reply = await original.call(this, parsed.data as RpcRequest<S>);
+        unavailableLog.ended();
+        return reply;
       } catch (error) {
         if (error instanceof OutcomeUnknownError) {
           logger.warn(`${subject}: ${error.message} (${errorMessage(error.cause)})`);

@@ -1,7 +1,6 @@
 import { Client, Pool } from 'pg';
-import { dropDatabase } from '../../src/database/databases';
+import { createEmptyTestDatabase, dropDatabase } from '../../src/database/databases';
 import type { OutboxRecord, OutboxStore } from '../../src/jetstream/outbox-relay';
-import { scratchDatabase } from './scratch-database';
 
 /**
  * An outbox table as the services keep theirs (apps/catalog/prisma/schema.prisma, `OutboxMessage`:
@@ -51,7 +50,7 @@ export interface OutboxDatabase {
 }
 
 export async function createOutboxDatabase(label: string): Promise<OutboxDatabase> {
-  const databaseUrl = await scratchDatabase(label);
+  const databaseUrl = await createEmptyTestDatabase(label);
   const setup = new Client({ connectionString: databaseUrl });
   await setup.connect();
   try {
