@@ -16,6 +16,9 @@ interface Waiter {
   reject(error: unknown): void;
 }
 
+/** How long the answers of a batch whose write failed fatally have to leave before `onFatal` ends the process. */
+export const FATAL_EXIT_DELAY_MS = 200;
+
 /**
  * Group commit: the engine applies commands in memory one after another; their effects queue here and
  * are written together in one statement (journal-sql.ts) while the previous one is in flight. A command is
@@ -25,12 +28,9 @@ interface Waiter {
  * the process exited there, and a database out of connections or of disk space became a crash loop with
  * two minutes of post-only mode after each start (found by a resource probe). After any other failure
  * memory and database may disagree: the batch's commands are told so, and `onFatal` is called once their
- * answers have left (the process exits and rebuilds from the
- * database, where no answered command is missing).
+ * answers have left (the process exits and rebuilds from the database, where no answered command is
+ * missing).
  */
-/** How long the answers of a batch whose write failed fatally have to leave before `onFatal` ends the process. */
-export const FATAL_EXIT_DELAY_MS = 200;
-
 export class GroupCommit {
   private readonly logger = new Logger(GroupCommit.name);
   private parts: Effects[] = [];
