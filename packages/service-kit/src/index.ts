@@ -8,6 +8,7 @@ export * from './nats/subjects';
 export * from './nats/prefixed-nats-server';
 export * from './nats/rpc-client';
 export * from './nats/outcome-unknown';
+export * from './nats/nothing-done';
 export * from './nats/connection-state';
 export * from './nats/request-until-answered';
 export * from './nats/rpc-route';

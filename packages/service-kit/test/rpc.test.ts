@@ -8,6 +8,7 @@ import { HealthController } from '../src/bootstrap/health.controller';
 import { currentRequestId } from '../src/logging/request-context';
 import { MessagingModule } from '../src/nats/messaging.module';
 import { PARTS_HEADER } from '../src/nats/large-payloads';
+import { NothingDoneError } from '../src/nats/nothing-done';
 import { mayHaveActed, OutcomeUnknownError } from '../src/nats/outcome-unknown';
 import { answeredByNobody, RpcClient } from '../src/nats/rpc-client';
 import { RpcRoute } from '../src/nats/rpc-route';
@@ -26,6 +27,8 @@ class TagsTestController {
     if (request.offset === 7) return fail('tag_not_found', 'no tags there');
     // A write whose connection was lost while it ran, which looks like an unavailable database too.
     if (request.offset === 57) throw new OutcomeUnknownError('could not tell whether its write committed', { cause: Object.assign(new Error('terminating connection'), { code: '57P01' }) });
+    // Refused before anything was done, whatever the cause (here one that is a 500 of its own).
+    if (request.offset === 99) throw new NothingDoneError('the service restarts', { cause: new TypeError('a bug') });
     return ok([]);
   }
 }
@@ -104,6 +107,16 @@ describe('request/reply over real NATS with the Nest transport', () => {
     });
     expect(mayHaveActed(reply as Failure)).toBe(true);
     expect(mayHaveActed(await rpc.request('catalog.tags.list.v1', { offset: 5432 }) as Failure)).toBe(false);
+  });
+
+  it('answers 503 to retry, saying nothing was done, when the handler refused before doing anything', async () => {
+    const reply = await rpc.request('catalog.tags.list.v1', { offset: 99 });
+    expect(reply).toEqual({
+      ok: false,
+      status: 503,
+      body: { error: 'the service restarts; nothing was done, retry shortly', code: 'service_unavailable', retry_after_seconds: 1 },
+    });
+    expect(mayHaveActed(reply as Failure)).toBe(false);
   });
 
   it('reports a subject nobody serves as 503 at once', async () => {

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from '@nestjs/common';
 import type { Pool } from 'pg';
-import { DistinctFailures, errorMessage, OutcomeUnknownError } from '@exchange/service-kit';
+import { DistinctFailures, errorMessage, NothingDoneError, OutcomeUnknownError } from '@exchange/service-kit';
 import type { Effects } from '../engine/effects';
 import { writeBatch, type WrittenBatch } from './journal-sql';
 import { timeOrderedHash } from './time-ordered-ids';
@@ -92,13 +92,15 @@ export class GroupCommit {
         }
         this.logger.error(error instanceof Error ? error : String(error), 'journal write failed');
         // The batch may have committed: not "the database is unavailable; retry shortly", which would invite
-        // a second order. What queued behind it was never written, and no new command runs (`failing`).
+        // a second order. What queued behind it was never written, and no new command runs (`failing`):
+        // both are told so whatever the failure was (its own error was a 500 when it was a bug).
         const unknown = new OutcomeUnknownError('could not tell whether its journal write committed', { cause: error });
+        const notWritten = new NothingDoneError('the matching engine restarts after a failed journal write', { cause: error });
         for (const w of waiters) w.reject(unknown);
-        for (const w of this.waiters) w.reject(error);
+        for (const w of this.waiters) w.reject(notWritten);
         this.parts = [];
         this.waiters = [];
-        this.unwritten = error;
+        this.unwritten = notWritten;
         // Exiting at once, the process took these answers with it and every caller waited out its timeout.
         setTimeout(() => this.onFatal(error), FATAL_EXIT_DELAY_MS);
         return;

@@ -15,6 +15,7 @@ type Handler<S extends RpcSubject> = (request: RpcRequest<S>) => Promise<Reply<R
 import { databaseUnavailable, isDatabaseUnavailable } from '../database/unavailable';
 import { errorMessage } from '../logging/error-message';
 import { ThrottledLog } from '../logging/throttled-log';
+import { nothingDone, NothingDoneError } from './nothing-done';
 import { OutcomeUnknownError, outcomeUnknown } from './outcome-unknown';
 
 const logger = new Logger('RpcRoute');
@@ -23,9 +24,9 @@ const unavailableLog = new ThrottledLog();
 
 /**
  * Binds a controller method to a contract subject: the payload is validated against the contract's
- * schema on receipt (400 on failure), a database that cannot be reached becomes a 503 to retry, a write
- * whose outcome is unknown a 503 saying so, and any other exception a logged 500 reply instead of a
- * transport error, so the gateway always receives a Reply.
+ * schema on receipt (400 on failure), a database that cannot be reached or a request refused with nothing
+ * done becomes a 503 to retry, a write whose outcome is unknown a 503 saying so, and any other exception a
+ * logged 500 reply instead of a transport error, so the gateway always receives a Reply.
  */
 export function RpcRoute<S extends RpcSubject>(subject: S) {
   return (target: object, key: string | symbol, descriptor: TypedPropertyDescriptor<Handler<S>>) => {
@@ -43,6 +44,7 @@ export function RpcRoute<S extends RpcSubject>(subject: S) {
           logger.warn(`${subject}: ${error.message} (${errorMessage(error.cause)})`);
           return outcomeUnknown(subject, error.message);
         }
+        if (error instanceof NothingDoneError) return nothingDone(error.message);
         if (isDatabaseUnavailable(error)) {
           unavailableLog.occurred((since) =>
             logger.warn(`${subject}: the database is unavailable (${errorMessage(error)})${since > 1 ? `; ${since} requests so answered since the last line` : ''}`),
