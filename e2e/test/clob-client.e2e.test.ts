@@ -263,10 +263,10 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
     expect(finer).toMatchObject({ success: true, status: 'live' });
 
     // A BUY of NO at 0.50 mints with both bids, the one placed before the change still resting: 5 at
-    // 0.495 and 5 at 0.50 for 4.975, and the new rate's fees, 5 × 0.1 × 0.495 × 0.505 = 0.12499 and
-    // 5 × 0.1 × 0.25 = 0.125.
+    // 0.495 and 5 at 0.50 for 4.975, and the new rate's fees: 5 × 0.1 × 0.495 × 0.505 = 0.12499, held to 5%
+    // of that fill's 2.475 (0.12375, upstream's maxFeeRateBps), and 5 × 0.1 × 0.25 = 0.125, 5% of 2.50.
     const crossing = await taker.createAndPostOrder({ tokenID: noToken, price: 0.5, size: 10, side: Side.BUY }, undefined, OrderType.GTC);
-    expect(crossing).toMatchObject({ success: true, status: 'matched', makingAmount: '5.22499', takingAmount: '10' });
+    expect(crossing).toMatchObject({ success: true, status: 'matched', makingAmount: '5.22375', takingAmount: '10' });
   });
 
   it('moves a market of 0.01 ticks to 0.001 once it trades above 0.96, as upstream', async () => {

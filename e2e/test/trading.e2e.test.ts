@@ -126,6 +126,14 @@ describe('trading between two wallets through the gateway', () => {
     const aliceTrades = await alice.request('GET', `/data/trades?market=${conditionId}`);
     expect(aliceTrades.body.data.map((t: { trader_side: string }) => t.trader_side)).toEqual(['MAKER']);
     expect((await alice.request('GET', '/data/trades?before=1')).body.data).toEqual([]);
+    // A filter in another spelling is refused, not dropped (it answered every trade); one given twice says so.
+    for (const path of [`/data/trades?market[]=${conditionId}`, `/data/orders?market[0]=${conditionId}`]) {
+      expect(await alice.request('GET', path)).toEqual({ status: 400, body: { error: expect.stringMatching(/^Unrecognized key/), code: 'invalid_request' } });
+    }
+    expect(await alice.request('GET', `/data/orders?market=${conditionId}&market=${conditionId}`)).toEqual({
+      status: 400,
+      body: { error: 'market must be given once', code: 'invalid_request' },
+    });
   });
 
   it('sorts events by the volume trading gave their markets (the catalog reads it from market-data)', async () => {
@@ -419,6 +427,8 @@ describe('trading between two wallets through the gateway', () => {
       status: 400,
       body: { code: 'invalid_request', error: "winningOutcome must be 0, 1 or an outcome's name in any case (Yes, No)" },
     });
+    const listed = await stack.admin('POST', `/admin/markets/${conditionId}/resolve`, ['Yes']);
+    expect({ status: listed.status, body: await json(listed) }).toEqual({ status: 400, body: { code: 'invalid_request', error: 'the body must be a JSON object' } });
     const resolved = await stack.admin('POST', `/admin/markets/${conditionId}/resolve`, { winningOutcome: 'Yes' });
     expect(await json(resolved)).toMatchObject({ conditionId, winningOutcome: 0 });
     // YES won: each YES share pays 1, each NO share nothing.

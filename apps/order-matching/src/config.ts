@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { baseEnvSchema, parseEnv } from '@exchange/service-kit';
-import { DEFAULT_MAX_MAKERS_PER_ORDER, DEFAULT_MAX_OPEN_ORDERS_PER_ACCOUNT } from './engine/engine-state';
+import { DEFAULT_MAX_FEE_RATE_BPS, DEFAULT_MAX_MAKERS_PER_ORDER, DEFAULT_MAX_OPEN_ORDERS_PER_ACCOUNT } from './engine/engine-state';
 
 export const matchingEnvSchema = baseEnvSchema.extend({
   DATABASE_URL: z.string().default('postgresql://postgres@127.0.0.1:5432/exchange_matching'),
@@ -27,6 +27,8 @@ export const matchingEnvSchema = baseEnvSchema.extend({
   MAX_MAKERS_PER_ORDER: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_MAX_MAKERS_PER_ORDER),
   /** The most orders one account may have resting; past it only FOK/FAK orders and cancels (docs/trading.md, "Matching"). */
   MAX_OPEN_ORDERS_PER_ACCOUNT: z.coerce.number().int().min(1).max(10_000_000).default(DEFAULT_MAX_OPEN_ORDERS_PER_ACCOUNT),
+  /** The most a fill's fee may be, in basis points of the fill's value, as upstream's `maxFeeRateBps` (docs/trading.md, "Fees"). */
+  MAX_FEE_RATE_BPS: z.coerce.number().int().min(0).max(10_000).default(DEFAULT_MAX_FEE_RATE_BPS),
 });
 export type MatchingEnv = z.output<typeof matchingEnvSchema>;
 

@@ -47,6 +47,13 @@ describe('order terms', () => {
       code: 'INVALID_ORDER_MIN_TICK_SIZE',
       message: 'order 0x1 is invalid. Price (0.123) breaks minimum tick size rule: 0.01',
     });
+    // A price off the grid by less than a base unit is shown with the digits that put it off (it read 0.1).
+    expect(readOrderTerms('0x1', order('500001', '5000000'), false, { tickSize: 100, minOrderSize: 5_000_000 })).toMatchObject({
+      message: 'order 0x1 is invalid. Price (0.1000002) breaks minimum tick size rule: 0.0001',
+    });
+    expect(readOrderTerms('0x1', order('4330000', '19690000'), false, market)).toMatchObject({
+      message: 'order 0x1 is invalid. Price (0.219908583037) breaks minimum tick size rule: 0.01',
+    });
     // Collateral with too many decimals and no exact price: the amounts' precision, with upstream's text.
     expect(readOrderTerms('0x1', order('1000001', '3000000'), false, market)).toMatchObject({
       message: 'invalid amounts, the buy orders maker amount supports a max accuracy of 4 decimals, taker amount a max of 2 decimals',

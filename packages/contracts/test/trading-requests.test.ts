@@ -1,4 +1,4 @@
-import { bindWalletRequest, cancelOrdersRequest, listTradesRequest, moneyMoveRequest } from '../src';
+import { balanceRequest, bindWalletRequest, cancelOrdersRequest, describeIssues, listOrdersRequest, listTradesRequest, moneyMoveRequest } from '../src';
 
 const caller = { apiKey: 'key', address: `0x${'1'.repeat(40)}` };
 const id = `0x${'ab'.repeat(32)}`;
@@ -14,6 +14,38 @@ describe('trading requests', () => {
     expect(listTradesRequest.parse({ caller, id: trade.toUpperCase() }).id).toBe(trade);
     // An empty id (`?id=`) listed nothing, where every other empty filter is a 400.
     for (const id of ['', ' ', 'trade-1']) expect(listTradesRequest.safeParse({ caller, id }).success).toBe(false);
+  });
+
+  it('refuse a filter of the trading lists spelled otherwise, rather than answer the whole list', () => {
+    const market = `0x${'cd'.repeat(32)}`;
+    expect(listOrdersRequest.parse({ caller, market }).market).toBe(market);
+    for (const key of ['market[]', 'market[0]', 'condition_id']) {
+      expect(listOrdersRequest.safeParse({ caller, [key]: market }).success).toBe(false);
+      expect(listTradesRequest.safeParse({ caller, [key]: market }).success).toBe(false);
+    }
+  });
+
+  const balance = { asset_type: 'CONDITIONAL', token_id: '1' };
+  it.each([
+    ['/data/orders', 'market', listOrdersRequest, {}, `0x${'cd'.repeat(32)}`],
+    ['/data/orders', 'id', listOrdersRequest, {}, id],
+    ['/data/orders', 'next_cursor', listOrdersRequest, {}, 'MA=='],
+    ['/data/trades', 'maker_address', listTradesRequest, {}, caller.address],
+    ['/data/trades', 'asset_id', listTradesRequest, {}, '123'],
+    ['/balance-allowance', 'asset_type', balanceRequest, balance, 'COLLATERAL'],
+    ['/balance-allowance', 'token_id', balanceRequest, balance, '1'],
+  ] as const)('say on %s that %s given twice must be given once', (_route, name, schema, rest, value) => {
+    const parsed = schema.safeParse({ caller, ...rest, [name]: [value, value] });
+    expect(describeIssues(parsed.error!)).toBe(`${name} must be given once`);
+  });
+
+  it('call a time filter of any number of digits out of range, not "not an integer"', () => {
+    const after = (value: string) => describeIssues(listTradesRequest.safeParse({ caller, after: value }).error!);
+    expect(after('99999999999999999')).toBe('after must be <= 99999999999');
+    expect(after('9'.repeat(400))).toBe('after must be <= 99999999999');
+    expect(after('-99999999999999999')).toBe('after must be >= 0');
+    expect(after('1.5')).toBe('after must be an integer');
+    expect(listTradesRequest.parse({ caller, after: '99999999999' }).after).toBe(99_999_999_999);
   });
 
   it('read an amount into base units up to 2^53 - 1, and name that bound when refusing one past it', () => {

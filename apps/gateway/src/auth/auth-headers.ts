@@ -29,8 +29,13 @@ export function signedByMs(value: string | undefined): number | null {
   return at === null || value!.length === 13 ? at : at + 999;
 }
 
-/** True when the timestamp is within the freshness window of `nowMs`, either way. */
+/**
+ * True when the timestamp is within the freshness window of `nowMs`, either way. A timestamp in seconds
+ * stands for its whole second: read as its first millisecond, the window was about 29 s into the past
+ * and 31 s into the future (found by a probe).
+ */
 export function isFresh(value: string | undefined, nowMs: number, maxSkewMs: number): boolean {
-  const at = timestampMs(value);
-  return at !== null && Math.abs(nowMs - at) <= maxSkewMs;
+  const from = timestampMs(value);
+  const to = signedByMs(value);
+  return from !== null && to !== null && to >= nowMs - maxSkewMs && from <= nowMs + maxSkewMs;
 }

@@ -4,6 +4,7 @@ import { bindWalletRequest } from '@exchange/contracts';
 import { AdminTokenGuard } from '../admin/admin-token.guard';
 import { ApiKeyRepository } from '../auth/api-key.repository';
 import { ApiError } from '../http/api-error';
+import { objectBody } from '../http/object-body';
 import { OrdersService } from './orders.service';
 import type { QueryString } from '../http/query-string';
 
@@ -32,8 +33,9 @@ export class MoneyAdminController {
 
   @Post('markets/:conditionId/resolve')
   @HttpCode(200)
-  resolve(@Param('conditionId') conditionId: string, @Body() body: Json) {
-    return this.orders.forward('matching.admin.resolve.v1', { ...body, conditionId });
+  resolve(@Param('conditionId') conditionId: string, @Body() body: unknown) {
+    // An array body was spread index by index before being refused (1.2 s for 10 MB; found by a probe).
+    return this.orders.forward('matching.admin.resolve.v1', { ...objectBody(body), conditionId });
   }
 
   @Post('post-only-mode')

@@ -21,6 +21,18 @@ describe('auth headers', () => {
     expect(isFresh('1700000031', 1_700_000_000_000, 30_000)).toBe(false);
     expect(isFresh('1699999969999', 1_700_000_000_000, 30_000)).toBe(false);
   });
+
+  it('takes a timestamp in seconds for its whole second, so that its window is as long into the past as into the future', () => {
+    // Late in a second: 30 s back was refused, 30 s ahead taken.
+    const now = 1_700_000_000_900;
+    expect(isFresh('1699999970', now, 30_000)).toBe(true);
+    expect(isFresh('1700000030', now, 30_000)).toBe(true);
+    expect(isFresh('1699999969', now, 30_000)).toBe(false);
+    expect(isFresh('1700000031', now, 30_000)).toBe(false);
+    // Early in a second as well.
+    expect(isFresh('1699999970', 1_700_000_000_000, 30_000)).toBe(true);
+    expect(isFresh('1699999969', 1_700_000_000_000, 30_000)).toBe(false);
+  });
 });
 
 describe('CredentialCipher', () => {

@@ -66,6 +66,7 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
         newId: () => tradeIds.next(),
         maxMakersPerOrder: env.MAX_MAKERS_PER_ORDER,
         maxOpenOrdersPerAccount: env.MAX_OPEN_ORDERS_PER_ACCOUNT,
+        maxFeeRateBps: env.MAX_FEE_RATE_BPS,
       });
     this.current = this.newState();
     this.pool = pgPool('queries', { connectionString: env.DATABASE_URL, max: env.DB_POOL_SIZE });

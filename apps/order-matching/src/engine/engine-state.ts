@@ -17,7 +17,16 @@ export interface EngineSettings {
   maxMakersPerOrder?: number;
   /** The most orders one account may have resting (`MAX_OPEN_ORDERS_PER_ACCOUNT`); DEFAULT_MAX_OPEN_ORDERS_PER_ACCOUNT when left out. */
   maxOpenOrdersPerAccount?: number;
+  /** The most a fill's fee may be, in basis points of its value (`MAX_FEE_RATE_BPS`); DEFAULT_MAX_FEE_RATE_BPS when left out. */
+  maxFeeRateBps?: number;
 }
+
+/**
+ * Upstream's exchange contract refuses a fee above `maxFeeRateBps` of a fill's value (UPSTREAM.md, "Fees":
+ * 500, 5%, by default), so no fee here is more either: the formula asks more at prices far from 0.50
+ * (a 0.07 rate: 6.3% of a buy at 0.10; found by a probe).
+ */
+export const DEFAULT_MAX_FEE_RATE_BPS = 500;
 
 /**
  * Decision: an order that would trade with more resting orders than this is refused whole. The engine

@@ -79,6 +79,11 @@ export function makerFeeBetween(schedule: FeeSchedule, price: number, from: numb
   return feeFor(schedule, to, price) - feeFor(schedule, from, price);
 }
 
+/** A fill's fee held to `maxFeeRateBps` of its value (rounded down to the unit). In bigint, as `rebateFor`. */
+export function capFee(fee: number, value: number, maxFeeRateBps: number): number {
+  return Math.min(fee, Number((BigInt(value) * BigInt(maxFeeRateBps)) / 10_000n));
+}
+
 /**
  * The maker's rebate of a taker fee, rounded down. In bigint: as a double, fee × rate passes 2^53 once a
  * fill's fee passes about 9,007 USDC, and the rebate came out one base unit off (found by a review).

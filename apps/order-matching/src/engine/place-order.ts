@@ -30,7 +30,8 @@ const fills: Fill[] = [];
  */
 function checkIdentity(state: EngineState, caller: Caller, verified: VerifiedOrder): Rejection | undefined {
   const { order, owner } = verified.submission;
-  if (owner !== caller.apiKey) return Rejections.owner();
+  // Keys are matched in lower case, as the L2 header's (an upper-case owner was refused under a key it names).
+  if (owner.toLowerCase() !== caller.apiKey) return Rejections.owner();
   if (order.signatureType === 1 || order.signatureType === 2) return Rejections.unsupportedSignatureType();
   const signer = order.signer.toLowerCase();
   const maker = order.maker.toLowerCase();
@@ -78,6 +79,9 @@ export function placeOrder(state: EngineState, caller: Caller, verified: Verifie
   if (!marketable && state.byMaker.of(maker).size >= maxOpen) return reject(Rejections.tooManyOpenOrders(maxOpen));
   const buy = terms.side === 'BUY';
   const side = bookSide(terms.side, outcome);
+  // Its balance first, as for any other order: one short of both money and liquidity was told only that
+  // the book could not fill it (found by a probe).
+  if (marketable && buy && state.ledger.get(maker, COLLATERAL).available < terms.collateral) return reject(Rejections.balance());
   // A marketable BUY spends its collateral amount, in whole hundredths of a share (docs/trading.md).
   const walk = marketable && buy ? walkBudget(market.book, side, terms.price, terms.collateral, market.fee) : undefined;
   if (walk && (walk.shares === 0 || (orderType === 'FOK' && !walk.spent))) {

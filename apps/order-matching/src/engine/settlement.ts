@@ -1,6 +1,6 @@
-import { makerFeeBetween, rebateFor, type FeeTally } from './fees';
+import { capFee, makerFeeBetween, rebateFor, type FeeTally } from './fees';
 import { costAtCap, flipFor, valueOf } from './book-terms';
-import type { EngineState } from './engine-state';
+import { DEFAULT_MAX_FEE_RATE_BPS, type EngineState } from './engine-state';
 import { COLLATERAL } from './ledger';
 import type { MarketState, OrderState } from './model';
 
@@ -24,8 +24,9 @@ export function settleFill(
   // Same token: both prices are equal. Two tokens: the prices add up to 1, so the values add up to `shares`.
   const takerValue = valueOf(shares, takerPrice);
   const makerValue = valueOf(shares, makerPrice);
-  const takerFee = applyToOrder(state, taker, shares, takerValue, takerFees.add(shares, takerPrice));
-  const makerFee = applyToOrder(state, maker, shares, makerValue, makerFeeBetween(market.fee, makerPrice, maker.matched, maker.matched + shares));
+  const cap = state.settings.maxFeeRateBps ?? DEFAULT_MAX_FEE_RATE_BPS;
+  const takerFee = applyToOrder(state, taker, shares, takerValue, capFee(takerFees.add(shares, takerPrice), takerValue, cap));
+  const makerFee = applyToOrder(state, maker, shares, makerValue, capFee(makerFeeBetween(market.fee, makerPrice, maker.matched, maker.matched + shares), makerValue, cap));
   // The schedule may have changed since it rested: what it no longer owes goes back at once.
   if (maker.side === 'BUY') keepMakerReserve(state, market, maker);
   const rebate = rebateFor(market.fee, takerFee);

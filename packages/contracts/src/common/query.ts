@@ -11,20 +11,34 @@ const repeated = (name: string) => `${name} must be given once`;
 
 export function queryInt(name: string, min: number, max: number) {
   return z.unknown().transform((value, ctx) => {
-    const n = typeof value === 'number' ? value : typeof value === 'string' && /^-?\d{1,16}$/.test(value) ? Number(value) : NaN;
+    // Any run of digits is an integer, however long: past the bounds it is out of range, not "not an integer".
+    const n = typeof value === 'number' ? value : typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : NaN;
     const message = Array.isArray(value)
       ? repeated(name)
-      : !Number.isInteger(n)
-      ? `${name} must be an integer`
-      : n < min
-        ? `${name} must be >= ${min}`
-        : n > max
-          ? `${name} must be <= ${max}`
-          : undefined;
+      : Number.isNaN(n)
+        ? `${name} must be an integer`
+        : n < min
+          ? `${name} must be >= ${min}`
+          : n > max
+            ? `${name} must be <= ${max}`
+            : !Number.isInteger(n)
+              ? `${name} must be an integer`
+              : undefined;
     if (message === undefined) return n;
     ctx.addIssue({ code: 'custom', message });
     return z.NEVER;
   });
+}
+
+/**
+ * A single-valued parameter read by `schema`: given twice it arrives as an array, said so rather than
+ * in the schema's words ("expected string, received array", or a malformed id; found by a probe).
+ */
+export function queryOnce<T extends z.ZodType>(name: string, schema: T) {
+  return z
+    .unknown()
+    .refine((value) => !Array.isArray(value), { message: repeated(name), abort: true })
+    .pipe(schema);
 }
 
 export function queryBool(name: string) {

@@ -59,7 +59,7 @@ export function readOrderTerms(
     // about its amounts' decimals instead, and did not read the tick again (a probe).
     if (!exact && collateral % amountStep !== 0) return Rejections.limitPrecision(order.side, decimals);
     if (!exact || price % market.tickSize !== 0 || price < market.tickSize || price > MICRO - market.tickSize) {
-      return Rejections.tick(orderId, formatUnits(price), formatUnits(market.tickSize));
+      return Rejections.tick(orderId, exact ? formatUnits(price) : inexactPrice(scaled, shares), formatUnits(market.tickSize));
     }
     if (shares < market.minOrderSize) return Rejections.minSize(orderId, formatUnits(shares), formatUnits(market.minOrderSize));
     return { side: order.side, shares, collateral, price };
@@ -75,4 +75,14 @@ export function readOrderTerms(
   if (buy && collateral < MICRO) return Rejections.minAmount(orderId, formatUnits(collateral));
   if (!buy && shares < market.minOrderSize) return Rejections.minSize(orderId, formatUnits(shares), formatUnits(market.minOrderSize));
   return { side: order.side, shares, collateral, price };
+}
+
+/**
+ * A price that is not a whole number of base units, for a refusal's text: to 12 decimals (cut), since
+ * cut to 6 it could read as a price on the grid ("Price (0.1) breaks … 0.0001" for 0.1000002; found by a
+ * probe).
+ */
+function inexactPrice(scaledCollateral: bigint, shares: number): string {
+  const digits = String((scaledCollateral * 1_000_000n) / BigInt(shares)).padStart(13, '0');
+  return `${digits.slice(0, -12)}.${digits.slice(-12).replace(/0+$/, '')}`;
 }

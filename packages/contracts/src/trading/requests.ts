@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { accountAddressSchema, addressSchema, conditionIdSchema, TOKEN_ID_PATTERN } from '../common/identifiers';
 import { parseUnits } from '../common/decimal';
-import { INT32_MAX, queryInt } from '../common/query';
+import { INT32_MAX, queryInt, queryOnce } from '../common/query';
 import { cursorOffset } from '../clob/cursor';
 import { MAX_BATCH_ORDERS, MAX_CANCEL_IDS, orderSubmission } from './order-submission';
 
@@ -67,41 +67,49 @@ export const cancelMarketRequest = z.strictObject({
 export type CancelMarketRequest = z.output<typeof cancelMarketRequest>;
 
 export const getOrderRequest = z.object({ caller, id: orderIdSchema });
-export const listOrdersRequest = z.object({
+/**
+ * The trading lists' filters, each given once. An unknown key is refused rather than dropped, as for
+ * cancels: a filter spelled otherwise (`market[]=`, as some clients write arrays) answered the whole
+ * list (found by a probe).
+ */
+export const listOrdersRequest = z.strictObject({
   caller,
-  id: orderIdSchema.optional(),
-  market: conditionIdSchema.optional(),
-  asset_id: tokenId.optional(),
-  next_cursor: cursorOffset.default(0),
+  id: queryOnce('id', orderIdSchema).optional(),
+  market: queryOnce('market', conditionIdSchema).optional(),
+  asset_id: queryOnce('asset_id', tokenId).optional(),
+  next_cursor: queryOnce('next_cursor', cursorOffset).default(0),
 });
 export type ListOrdersRequest = z.output<typeof listOrdersRequest>;
 
 const unixSeconds = (name: string) => queryInt(name, 0, 99_999_999_999);
-export const listTradesRequest = z.object({
+const address = (name: string) => queryOnce(name, addressSchema).optional();
+export const listTradesRequest = z.strictObject({
   caller,
   // Trade ids are lower-case UUIDs; an upper-case one names the same trade, as order ids do.
-  id: z
-    .string()
-    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'id must be a trade id (a UUID)')
-    .transform((v) => v.toLowerCase())
-    .optional(),
-  taker: addressSchema.optional(),
-  maker: addressSchema.optional(),
-  maker_address: addressSchema.optional(),
-  market: conditionIdSchema.optional(),
-  asset_id: tokenId.optional(),
+  id: queryOnce(
+    'id',
+    z
+      .string()
+      .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'id must be a trade id (a UUID)')
+      .transform((v) => v.toLowerCase()),
+  ).optional(),
+  taker: address('taker'),
+  maker: address('maker'),
+  maker_address: address('maker_address'),
+  market: queryOnce('market', conditionIdSchema).optional(),
+  asset_id: queryOnce('asset_id', tokenId).optional(),
   before: unixSeconds('before').optional(),
   after: unixSeconds('after').optional(),
   // The market lists' cursor and texts (`LTE=` says it is the end; they differed until the twenty-second session).
-  next_cursor: cursorOffset.default(0),
+  next_cursor: queryOnce('next_cursor', cursorOffset).default(0),
 });
 export type ListTradesRequest = z.output<typeof listTradesRequest>;
 
 export const balanceRequest = z
   .object({
     caller,
-    asset_type: z.enum(['COLLATERAL', 'CONDITIONAL'], { error: 'asset_type must be COLLATERAL or CONDITIONAL' }),
-    token_id: tokenId.optional(),
+    asset_type: queryOnce('asset_type', z.enum(['COLLATERAL', 'CONDITIONAL'], { error: 'asset_type must be COLLATERAL or CONDITIONAL' })),
+    token_id: queryOnce('token_id', tokenId).optional(),
     signature_type: queryInt('signature_type', 0, 3).optional(),
   })
   .refine((r) => r.asset_type === 'COLLATERAL' || r.token_id !== undefined, 'token_id is required for CONDITIONAL');

@@ -47,6 +47,9 @@ describe('order types', () => {
     const before = balanceOf(state, bob, COLLATERAL);
     const tooMuch = placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.55', size: '272.7272', type: 'FAK', collateral: '150' }), 3);
     expect(tooMuch).toMatchObject({ success: false, code: 'INVALID_ORDER_NOT_ENOUGH_BALANCE' });
+    // A FOK the book could not fill either is told of its balance first, as any other order.
+    const neither = placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.70', size: '285.7142', type: 'FOK', collateral: '200' }), 3);
+    expect(neither).toMatchObject({ success: false, code: 'INVALID_ORDER_NOT_ENOUGH_BALANCE', errorMsg: 'not enough balance / allowance' });
     expect(balanceOf(state, bob, COLLATERAL)).toEqual(before);
     const covered = placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.55', size: '181.8181', type: 'FAK', collateral: '100' }), 4);
     expect(covered).toMatchObject({ success: true, makingAmount: '5.25', takingAmount: '10' });
@@ -173,6 +176,12 @@ describe('rejections change nothing and say why in the upstream words', () => {
     expect(placeOrder(state, alice, order, 10).errorMsg).toBe('the order owner has to be the owner of the API KEY');
     const forged = { ...order, signer: alice.address };
     expect(placeOrder(state, bob, forged, 10).errorMsg).toBe('the order signer address has to be the address of the API KEY');
+  });
+
+  it("takes an owner in upper case as the caller's key, as the L2 header's key is read", () => {
+    const order = anOrder(bob, { side: 'BUY', price: '0.40', size: '5' });
+    const shouting = { ...order, submission: { ...order.submission, owner: bob.apiKey.toUpperCase() } };
+    expect(placeOrder(state, bob, shouting, 10)).toMatchObject({ success: true, status: 'live' });
   });
 
   it('says that signature types 1 and 2 are not supported, even when the signer is the caller', () => {

@@ -1,0 +1,46 @@
+import { COLLATERAL } from '../../../src/engine/ledger';
+import { split } from '../../../src/engine/money';
+import { placeOrder } from '../../../src/engine/place-order';
+import { anOrder, balanceOf, CONDITION, expectConserved, FEE_ACCOUNT, fund, newEngine, traderOf, YES } from '../../support/engine-fixture';
+
+/** Upstream's crypto schedule: 0.07, makers paying too here, so that both sides meet the cap. */
+const crypto = { ratePpm: 70_000, exponent: 1, takerOnly: false, rebateRatePpm: 0 };
+const alice = traderOf(1);
+const bob = traderOf(2);
+
+describe("a fill's fee is at most 5% of its value (upstream's maxFeeRateBps)", () => {
+  it('holds the fees of a trade at 0.10 to 5%, where the formula asks 6.3%', () => {
+    const state = newEngine(crypto);
+    fund(state, alice, '100');
+    fund(state, bob, '100');
+    split(state, alice.address, CONDITION, 100_000_000);
+    placeOrder(state, alice, anOrder(alice, { side: 'SELL', price: '0.10', size: '100' }), 1);
+    const bid = placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.10', size: '100' }), 2);
+    // Value 10.00; the formula's fee 100 × 0.07 × 0.1 × 0.9 = 0.63 for each side; 5% of 10.00 is 0.50.
+    expect(bid).toMatchObject({ success: true, status: 'matched', makingAmount: '10.5', takingAmount: '100' });
+    expect(balanceOf(state, bob, COLLATERAL)).toEqual({ available: 89_500_000, reserved: 0 });
+    expect(balanceOf(state, bob, YES)).toEqual({ available: 100_000_000, reserved: 0 });
+    expect(balanceOf(state, alice, COLLATERAL)).toEqual({ available: 9_500_000, reserved: 0 });
+    expect(state.ledger.get(FEE_ACCOUNT, COLLATERAL).available).toBe(1_000_000);
+    expect(state.effects.trades[0]).toMatchObject({ collateral: 10_000_000, fee: 500_000 });
+    expect(state.effects.trades[0]!.makers[0]).toMatchObject({ fee: 500_000 });
+    expectConserved(state);
+  });
+
+  it('leaves a fee under 5% as the formula has it, and the cap follows the setting', () => {
+    const state = newEngine(crypto);
+    fund(state, alice, '100');
+    fund(state, bob, '100');
+    split(state, alice.address, CONDITION, 100_000_000);
+    placeOrder(state, alice, anOrder(alice, { side: 'SELL', price: '0.50', size: '10' }), 1);
+    // 10 × 0.07 × 0.25 = 0.175, 3.5% of 5.00.
+    expect(placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.50', size: '10' }), 2)).toMatchObject({ makingAmount: '5.175' });
+    // At 100 bps (1%) the same trade's fees are 0.05 a side.
+    state.settings.maxFeeRateBps = 100;
+    placeOrder(state, alice, anOrder(alice, { side: 'SELL', price: '0.50', size: '10' }), 3);
+    expect(placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.50', size: '10' }), 4)).toMatchObject({ makingAmount: '5.05' });
+    expect(balanceOf(state, bob, COLLATERAL)).toEqual({ available: 89_775_000, reserved: 0 });
+    expect(state.ledger.get(FEE_ACCOUNT, COLLATERAL).available).toBe(175_000 * 2 + 50_000 * 2);
+    expectConserved(state);
+  });
+});
