@@ -9,12 +9,18 @@ const alice = traderOf(1);
 const bob = traderOf(2);
 
 describe("a fill's fee is at most 5% of its value (upstream's maxFeeRateBps)", () => {
-  it('holds the fees of a trade at 0.10 to 5%, where the formula asks 6.3%', () => {
+  /** Alice holds 100 of each token and asks for her YES; Bob holds 100 of collateral. */
+  function aliceAsking(price: string, size: string) {
     const state = newEngine(crypto);
     fund(state, alice, '100');
     fund(state, bob, '100');
     split(state, alice.address, CONDITION, 100_000_000);
-    placeOrder(state, alice, anOrder(alice, { side: 'SELL', price: '0.10', size: '100' }), 1);
+    placeOrder(state, alice, anOrder(alice, { side: 'SELL', price, size }), 1);
+    return state;
+  }
+
+  it('holds the fees of a trade at 0.10 to 5%, where the formula asks 6.3%', () => {
+    const state = aliceAsking('0.10', '100');
     const bid = placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.10', size: '100' }), 2);
     // Value 10.00; the formula's fee 100 × 0.07 × 0.1 × 0.9 = 0.63 for each side; 5% of 10.00 is 0.50.
     expect(bid).toMatchObject({ success: true, status: 'matched', makingAmount: '10.5', takingAmount: '100' });
@@ -28,11 +34,7 @@ describe("a fill's fee is at most 5% of its value (upstream's maxFeeRateBps)", (
   });
 
   it('leaves a fee under 5% as the formula has it, and the cap follows the setting', () => {
-    const state = newEngine(crypto);
-    fund(state, alice, '100');
-    fund(state, bob, '100');
-    split(state, alice.address, CONDITION, 100_000_000);
-    placeOrder(state, alice, anOrder(alice, { side: 'SELL', price: '0.50', size: '10' }), 1);
+    const state = aliceAsking('0.50', '10');
     // 10 × 0.07 × 0.25 = 0.175, 3.5% of 5.00.
     expect(placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.50', size: '10' }), 2)).toMatchObject({ makingAmount: '5.175' });
     // At 100 bps (1%) the same trade's fees are 0.05 a side.
