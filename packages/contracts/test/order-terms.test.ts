@@ -52,7 +52,7 @@ describe('order terms', () => {
       message: 'order 0x1 is invalid. Price (0.1000002) breaks minimum tick size rule: 0.0001',
     });
     expect(readOrderTerms('0x1', order('4330000', '19690000'), false, market)).toMatchObject({
-      message: 'order 0x1 is invalid. Price (0.219908583037) breaks minimum tick size rule: 0.01',
+      message: 'order 0x1 is invalid. Price (0.219908583037074657) breaks minimum tick size rule: 0.01',
     });
     // Collateral with too many decimals and no exact price: the amounts' precision, with upstream's text.
     expect(readOrderTerms('0x1', order('1000001', '3000000'), false, market)).toMatchObject({

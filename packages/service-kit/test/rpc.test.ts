@@ -114,7 +114,7 @@ describe('request/reply over real NATS with the Nest transport', () => {
     expect(reply).toEqual({
       ok: false,
       status: 503,
-      body: { error: 'the service restarts; nothing was done, retry shortly', code: 'service_unavailable', retry_after_seconds: 1 },
+      body: { error: 'the service restarts; nothing was done; retry shortly', code: 'service_unavailable', retry_after_seconds: 1 },
     });
     expect(mayHaveActed(reply as Failure)).toBe(false);
   });

@@ -134,8 +134,9 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
 
   /**
    * Runs a command now and resolves with its value once its effects are durable. While the journal
-   * cannot write, no command is run: it fails with the journal's error (a 503 on its route, as the
-   * database is unavailable), rather than pile up in memory for a batch nobody can write.
+   * cannot write, no command is run: it fails with why (`GroupCommit.failing`: the database's error, or
+   * after a fatal write a `NothingDoneError`, each a 503 on its route), rather than pile up in memory for
+   * a batch nobody can write.
    */
   async run<T>(command: (state: EngineState, now: number) => T): Promise<{ value: T; batchId: string }> {
     if (this.commits.failing !== undefined) throw this.commits.failing;

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ok, type CancelResult, type Caller, type Reply } from '@exchange/contracts';
-import { errorMessage } from '@exchange/service-kit';
+import { errorMessage, isDatabaseUnavailable, NothingDoneError, OutcomeUnknownError } from '@exchange/service-kit';
 import { MATCHING_ENV, type MatchingEnv } from '../config';
 import { callerOpenOrders, callerOrderIds, cancelByIds, pullOffBooks } from '../engine/cancel-orders';
 import { endResolvedOrders, resolve } from '../engine/money';
@@ -63,7 +63,15 @@ export class SteppedCancels {
       if (ids.length > this.step) pullOffBooks(state, callerOpenOrders(state, caller, ids).open, now);
       return cancelByIds(state, caller, ids.slice(0, this.step), now);
     });
-    for (const value of await this.laterSteps(ids, this.step, (state, slice, now) => cancelByIds(state, caller, slice, now))) {
+    const later = await this.laterSteps(ids, this.step, (state, slice, now) => cancelByIds(state, caller, slice, now)).catch((error: unknown) => {
+      // The first step is durable: a later one refused with nothing done (the journal failing) leaves the
+      // cancel done in part, which "nothing was done, retry" would deny.
+      if (error instanceof NothingDoneError || isDatabaseUnavailable(error)) {
+        throw new OutcomeUnknownError('ended only some of its orders before the journal failed', { cause: error });
+      }
+      throw error;
+    });
+    for (const value of later) {
       result.canceled.push(...value.canceled);
       Object.assign(result.not_canceled, value.not_canceled);
     }

@@ -31,7 +31,7 @@ const fills: Fill[] = [];
 function checkIdentity(state: EngineState, caller: Caller, verified: VerifiedOrder): Rejection | undefined {
   const { order, owner } = verified.submission;
   // Keys are matched in lower case, as the L2 header's (an upper-case owner was refused under a key it names).
-  if (owner.toLowerCase() !== caller.apiKey) return Rejections.owner();
+  if (owner.toLowerCase() !== caller.apiKey.toLowerCase()) return Rejections.owner();
   if (order.signatureType === 1 || order.signatureType === 2) return Rejections.unsupportedSignatureType();
   const signer = order.signer.toLowerCase();
   const maker = order.maker.toLowerCase();

@@ -1,6 +1,6 @@
 import { connect, type NatsConnection } from 'nats';
 import type { Caller, MatchingEventBatch } from '@exchange/contracts';
-import { RpcClient } from '@exchange/service-kit';
+import { NothingDoneError, RpcClient } from '@exchange/service-kit';
 import { readStream, rpcCalls, TEST_NATS_URL, until } from '@exchange/testing';
 import { Side } from '../../src/core';
 import { pullOffBooks } from '../../src/engine/cancel-orders';
@@ -110,6 +110,25 @@ describe('cancels of many orders, one step at a time, on real PostgreSQL and NAT
     ]);
     expect(bookChanges.map((c) => c.bookSeq)).toEqual(bookChanges.map((_, i) => i + 1));
     expect(await om.data('matching.orders.cancel-all.v1', { caller: alice })).toEqual({ canceled: orders, not_canceled: {} });
+  });
+
+  it('answers a cancel whose later step was refused as one that may have been made, not "nothing was done"', async () => {
+    const orders = await rest(alice, '0.15', 3);
+    const engine = om.engine();
+    const run = engine.run.bind(engine);
+    let runs = 0;
+    // The second step meets the journal failing, as after a write whose outcome is unknown (group-commit.ts).
+    const failing = jest.spyOn(engine, 'run').mockImplementation((command) => (++runs === 2 ? Promise.reject(new NothingDoneError('the matching engine restarts')) : run(command)));
+    try {
+      const reply = await om.request('matching.orders.cancel.v1', { caller: alice, orderIds: orders });
+      expect(reply).toMatchObject({ ok: false, status: 503, body: { error: expect.stringMatching(/ended only some of its orders .*may have been made/) } });
+    } finally {
+      failing.mockRestore();
+    }
+    // The first step's cancel is durable; the others are still open.
+    const open = (await om.data('matching.orders.list.v1', { caller: alice })).data.map((o) => o.id);
+    expect(orders.filter((id) => open.includes(id))).toEqual(orders.slice(1));
+    expect(await om.data('matching.orders.cancel.v1', { caller: alice, orderIds: orders.slice(1) })).toMatchObject({ canceled: orders.slice(1) });
   });
 
   describe('resolutions', () => {

@@ -78,11 +78,11 @@ export function readOrderTerms(
 }
 
 /**
- * A price that is not a whole number of base units, for a refusal's text: to 12 decimals (cut), since
- * cut to 6 it could read as a price on the grid ("Price (0.1) breaks … 0.0001" for 0.1000002; found by a
- * probe).
+ * A price that is not a whole number of base units, for a refusal's text: to 18 decimals (cut), enough to
+ * show a single base unit over 2^53 of shares, since cut to 6 it could read as a price on the grid
+ * ("Price (0.1) breaks … 0.0001" for 0.1000002; found by a probe).
  */
 function inexactPrice(scaledCollateral: bigint, shares: number): string {
-  const digits = String((scaledCollateral * 1_000_000n) / BigInt(shares)).padStart(13, '0');
-  return `${digits.slice(0, -12)}.${digits.slice(-12).replace(/0+$/, '')}`;
+  const digits = String((scaledCollateral * 1_000_000_000_000n) / BigInt(shares)).padStart(19, '0');
+  return `${digits.slice(0, -18)}.${digits.slice(-18).replace(/0+$/, '')}`;
 }

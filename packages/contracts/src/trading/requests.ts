@@ -82,7 +82,7 @@ export const listOrdersRequest = z.strictObject({
 export type ListOrdersRequest = z.output<typeof listOrdersRequest>;
 
 const unixSeconds = (name: string) => queryInt(name, 0, 99_999_999_999);
-const address = (name: string) => queryOnce(name, addressSchema).optional();
+const addressParam = (name: string) => queryOnce(name, addressSchema).optional();
 export const listTradesRequest = z.strictObject({
   caller,
   // Trade ids are lower-case UUIDs; an upper-case one names the same trade, as order ids do.
@@ -93,9 +93,9 @@ export const listTradesRequest = z.strictObject({
       .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'id must be a trade id (a UUID)')
       .transform((v) => v.toLowerCase()),
   ).optional(),
-  taker: address('taker'),
-  maker: address('maker'),
-  maker_address: address('maker_address'),
+  taker: addressParam('taker'),
+  maker: addressParam('maker'),
+  maker_address: addressParam('maker_address'),
   market: queryOnce('market', conditionIdSchema).optional(),
   asset_id: queryOnce('asset_id', tokenId).optional(),
   before: unixSeconds('before').optional(),

@@ -8,5 +8,5 @@ export class NothingDoneError extends Error {}
 
 /** The answer to a request refused with nothing done (`NothingDoneError`): 503, to be retried in a second. */
 export function nothingDone(why: string): Failure {
-  return fail('service_unavailable', `${why}; nothing was done, retry shortly`, 1);
+  return fail('service_unavailable', `${why}; nothing was done; retry shortly`, 1);
 }

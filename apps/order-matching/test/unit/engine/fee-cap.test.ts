@@ -1,7 +1,7 @@
 import { COLLATERAL } from '../../../src/engine/ledger';
 import { split } from '../../../src/engine/money';
 import { placeOrder } from '../../../src/engine/place-order';
-import { anOrder, balanceOf, CONDITION, expectConserved, FEE_ACCOUNT, fund, newEngine, traderOf, YES } from '../../support/engine-fixture';
+import { anOrder, balanceOf, CONDITION, expectConserved, FEE_ACCOUNT, fund, newEngine, NO, traderOf, YES } from '../../support/engine-fixture';
 
 /** Upstream's crypto schedule: 0.07, makers paying too here, so that both sides meet the cap. */
 const crypto = { ratePpm: 70_000, exponent: 1, takerOnly: false, rebateRatePpm: 0 };
@@ -30,6 +30,25 @@ describe("a fill's fee is at most 5% of its value (upstream's maxFeeRateBps)", (
     expect(state.ledger.get(FEE_ACCOUNT, COLLATERAL).available).toBe(1_000_000);
     expect(state.effects.trades[0]).toMatchObject({ collateral: 10_000_000, fee: 500_000 });
     expect(state.effects.trades[0]!.makers[0]).toMatchObject({ fee: 500_000 });
+    expectConserved(state);
+  });
+
+  it("caps a resting BUY's maker fee, gives back what it held for the formula's, and caps a mint's fills each at its own price", () => {
+    const state = newEngine(crypto);
+    fund(state, alice, '100');
+    fund(state, bob, '100');
+    // Bob's bid of 100 YES at 0.10 holds 10.00 and the formula's maker fee, 0.63.
+    const bid = placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.10', size: '100' }), 1);
+    expect(balanceOf(state, bob, COLLATERAL)).toEqual({ available: 89_370_000, reserved: 10_630_000 });
+    // Alice buys 50 NO at 0.90 against it: a mint. Her fee: 50 × 0.07 × 0.09 = 0.315, 0.7% of 45.00;
+    // Bob's for 50 at 0.10: 0.315 too, held to 5% of 5.00, 0.25. He keeps the rest's 5.00 and its
+    // formula fee (0.315); what he held beyond it (0.065) comes back.
+    expect(placeOrder(state, alice, anOrder(alice, { side: 'BUY', price: '0.90', size: '50', token: NO }), 2)).toMatchObject({ makingAmount: '45.315' });
+    expect(balanceOf(state, alice, NO)).toEqual({ available: 50_000_000, reserved: 0 });
+    expect(balanceOf(state, bob, YES)).toEqual({ available: 50_000_000, reserved: 0 });
+    expect(balanceOf(state, bob, COLLATERAL)).toEqual({ available: 89_435_000, reserved: 5_315_000 });
+    expect(state.orders.get(bid.orderID)!.reserved).toBe(5_315_000);
+    expect(state.ledger.get(FEE_ACCOUNT, COLLATERAL).available).toBe(315_000 + 250_000);
     expectConserved(state);
   });
 
