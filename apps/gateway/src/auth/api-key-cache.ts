@@ -21,8 +21,8 @@ type Entry = ActiveApiKey | typeof ABSENT;
  * In-process cache of API keys, so that an authenticated request costs no database round trip on the hot
  * path. Known keys stay for POSITIVE_TTL_MS, unknown or revoked ones for NEGATIVE_TTL_MS (so a flood of
  * made-up keys does not reach the database either, while a key created by another gateway instance
- * works within a moment). A revoke in this process takes effect at once; one made by another instance
- * within POSITIVE_TTL_MS.
+ * works within a moment). A revoke takes effect at once in every instance (KeyRevocations), or within
+ * POSITIVE_TTL_MS in one that missed the message.
  */
 export class ApiKeyCache {
   static readonly POSITIVE_TTL_MS = 10_000;

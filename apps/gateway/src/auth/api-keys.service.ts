@@ -78,10 +78,10 @@ export class ApiKeysService {
     return { apiKeys: await this.keys.listActive(caller.address) };
   }
 
-  /** Revokes the key the request was signed with; effective at once in this process. */
+  /** Revokes the key the request was signed with; effective at once in every gateway process (`AuthResources.revoked`). */
   async revoke(caller: ApiCaller): Promise<string> {
     await this.keys.revoke(caller.apiKey, new Date());
-    this.resources.cache.setAbsent(caller.apiKey);
+    this.resources.revoked(caller.apiKey);
     return 'OK';
   }
 

@@ -1,3 +1,4 @@
+import type { NatsConnection } from 'nats';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Redis } from 'ioredis';
 import { sayConnectionFailures, type JsonLogger } from '@exchange/service-kit';
@@ -5,6 +6,7 @@ import type { GatewayEnv } from '../config';
 import { PrismaClient } from '../generated/prisma/client';
 import { ApiKeyCache } from './api-key-cache';
 import { CredentialCipher } from './credential-cipher';
+import { KeyRevocations } from './key-revocations';
 import { sayEvictingRedis } from './redis-eviction';
 import { AdmissionStore } from '../http/admission-store';
 
@@ -26,6 +28,7 @@ export interface AuthSettings {
  */
 export class AuthResources {
   readonly cache = new ApiKeyCache();
+  private revocations?: KeyRevocations;
 
   private constructor(
     readonly settings: AuthSettings,
@@ -78,7 +81,19 @@ export class AuthResources {
     });
   }
 
+  /** Hears of keys revoked by other gateway processes, and tells them of this one's (KeyRevocations). */
+  shareRevocations(nc: NatsConnection, prefix: string): void {
+    this.revocations = new KeyRevocations(nc, prefix, this.cache);
+  }
+
+  /** A key revoked here, committed: refused at once in this process and, told over NATS, in the others. */
+  revoked(apiKey: string): void {
+    this.cache.setAbsent(apiKey);
+    this.revocations?.announce(apiKey);
+  }
+
   async close(): Promise<void> {
+    this.revocations?.close();
     await Promise.allSettled([this.prisma.$disconnect(), this.redis.quit()]);
     this.redis.disconnect();
   }

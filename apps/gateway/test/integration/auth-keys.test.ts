@@ -1,5 +1,6 @@
 import { ClobClient } from '@polymarket/clob-client-v2';
 import { Client } from 'pg';
+import { startGateway } from '../../src/gateway';
 import { l1Headers, l2Headers, newWallet, startAuthGateway, type AuthGateway, type Credentials } from '../support/auth-harness';
 
 const L1_REFUSED = { error: 'Invalid L1 Request headers', code: 'unauthorized' };
@@ -95,6 +96,27 @@ describe('API keys (L1 create/derive, L2 list/delete)', () => {
     const listed = await client(wallet, asCredentials(second)).getApiKeys();
     expect(listed).toEqual({ apiKeys: expect.arrayContaining([first.key, second.key]) });
     expect((listed.apiKeys as unknown[]).length).toBe(2);
+  });
+
+  it("refuses a deleted key at once in another gateway process too, though its cache held it (for 10 s before)", async () => {
+    // A second process of the same deployment: the same database, Redis prefix and NATS prefix.
+    const other = await startGateway(gw.env);
+    try {
+      const wallet = newWallet();
+      const doomed = asCredentials(await client(wallet).createApiKey(0));
+      const otherHost = `http://127.0.0.1:${other.ports.clob}`;
+      const inOther = () =>
+        fetch(`${otherHost}/auth/ban-status/closed-only`, { headers: l2Headers(doomed, wallet.address, { method: 'GET', path: '/auth/ban-status/closed-only' }) });
+      expect((await inOther()).status).toBe(200);
+      expect(await client(wallet, doomed, gw.clob).deleteApiKey()).toBe('OK');
+      // Well inside the other process's 10 s cache lifetime.
+      const deadline = Date.now() + 1_000;
+      let status = 200;
+      while (status === 200 && Date.now() < deadline) status = (await inOther()).status;
+      expect(status).toBe(401);
+    } finally {
+      await other.close();
+    }
   });
 
   it('deletes the key used in the headers; its (address, nonce) stays revoked, another nonce works', async () => {
