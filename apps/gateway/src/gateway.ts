@@ -118,7 +118,7 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
   // No async stack traces: the client would build an Error per request (a tenth of the gateway's CPU).
   const nc: NatsConnection = await connect({ servers: env.NATS_URL, name: 'gateway', maxReconnectAttempts: -1, noAsyncTraces: true });
   const auth = AuthResources.create(env, logger);
-  auth.shareRevocations(nc, env.NATS_PREFIX);
+  auth.shareRevocations(nc, env.NATS_PREFIX, (message) => logger.warn(message, 'auth'));
   if (!(await auth.untilRedisReady(REDIS_WAIT_AT_START_MS))) {
     logger.warn(`redis not ready after ${REDIS_WAIT_AT_START_MS} ms: starting without it (no rate limits, signed writes refused until it is)`, 'gateway');
   }

@@ -49,4 +49,13 @@ export class ApiKeyCache {
   setAbsent(apiKey: string): void {
     this.entries.set(apiKey, ABSENT, { ttl: ApiKeyCache.NEGATIVE_TTL_MS });
   }
+
+  /**
+   * A key revoked: absent for as long as a known key is kept, so that a read of its row that began before
+   * the revoke and ends within that time does not put it back (a revoked key never comes back: its
+   * (address, nonce) stays revoked).
+   */
+  setRevoked(apiKey: string): void {
+    this.entries.set(apiKey, ABSENT);
+  }
 }

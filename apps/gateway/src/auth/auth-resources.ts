@@ -82,13 +82,13 @@ export class AuthResources {
   }
 
   /** Hears of keys revoked by other gateway processes, and tells them of this one's (KeyRevocations). */
-  shareRevocations(nc: NatsConnection, prefix: string): void {
-    this.revocations = new KeyRevocations(nc, prefix, this.cache);
+  shareRevocations(nc: NatsConnection, prefix: string, warn: (message: string) => void): void {
+    this.revocations = new KeyRevocations(nc, prefix, this.cache, warn);
   }
 
   /** A key revoked here, committed: refused at once in this process and, told over NATS, in the others. */
   revoked(apiKey: string): void {
-    this.cache.setAbsent(apiKey);
+    this.cache.setRevoked(apiKey);
     this.revocations?.announce(apiKey);
   }
 

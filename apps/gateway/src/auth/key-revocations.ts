@@ -1,5 +1,5 @@
 import type { NatsConnection, Subscription } from 'nats';
-import { prefixed } from '@exchange/service-kit';
+import { errorMessage, prefixed } from '@exchange/service-kit';
 import { API_KEY_SHAPE, type ApiKeyCache } from './api-key-cache';
 
 /**
@@ -15,19 +15,29 @@ export class KeyRevocations {
     private readonly nc: NatsConnection,
     prefix: string,
     cache: ApiKeyCache,
+    private readonly warn: (message: string) => void,
   ) {
     this.subject = prefixed(prefix, 'gateway.api-key-revoked.v1');
     this.subscription = nc.subscribe(this.subject, {
       callback: (error, message) => {
-        const apiKey = error ? '' : message.string();
-        if (API_KEY_SHAPE.test(apiKey)) cache.setAbsent(apiKey);
+        if (error) return warn(`revoked keys of other gateway processes: ${errorMessage(error)}`);
+        const apiKey = message.string();
+        if (API_KEY_SHAPE.test(apiKey)) cache.setRevoked(apiKey);
       },
     });
   }
 
-  /** Sent once the revoke is committed: a process that reads the key after this finds it revoked. */
+  /**
+   * Sent once the revoke is committed: a process that reads the key after this finds it revoked. While
+   * NATS is away nats.js keeps it until it is back; a closed connection throws, which must not turn the
+   * committed revoke into a 500.
+   */
   announce(apiKey: string): void {
-    this.nc.publish(this.subject, apiKey);
+    try {
+      this.nc.publish(this.subject, apiKey);
+    } catch (error) {
+      this.warn(`could not tell the other gateway processes that key ${apiKey} was revoked (they refuse it within 10 s): ${errorMessage(error)}`);
+    }
   }
 
   close(): void {

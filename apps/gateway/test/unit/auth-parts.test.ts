@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createL1Headers } from '@polymarket/clob-client-v2';
 import { createWalletClient, http } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { ApiKeyCache } from '../../src/auth/api-key-cache';
 import { authHeader, isFresh, timestampMs } from '../../src/auth/auth-headers';
 import { CredentialCipher } from '../../src/auth/credential-cipher';
 import { verifyL1Headers } from '../../src/auth/l1-auth.guard';
@@ -69,5 +70,18 @@ describe('verifyL1Headers', () => {
     expect(verifyL1Headers(lower, settings, 1_700_000_031_000)).toBeNull();
     expect(verifyL1Headers({ ...lower, poly_nonce: '007' }, settings, 1_700_000_000_000)).toEqual({ address: account.address.toLowerCase(), nonce: '7' });
     expect(verifyL1Headers(lower, { ...settings, chainId: 80002 }, 1_700_000_000_000)).toBeNull();
+  });
+});
+
+describe('ApiKeyCache', () => {
+  it('keeps a revoked key absent as long as a known key is kept, an unknown one only briefly', async () => {
+    const cache = new ApiKeyCache();
+    const [unknown, revoked] = ['00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002'];
+    cache.setAbsent(unknown);
+    cache.setRevoked(revoked);
+    await new Promise((resolve) => setTimeout(resolve, ApiKeyCache.NEGATIVE_TTL_MS + 200));
+    // A read of the revoked key's row begun before the revoke, ending now, must still meet the revoke.
+    expect(cache.get(unknown)).toBeUndefined();
+    expect(cache.get(revoked)).toBeNull();
   });
 });
