@@ -92,11 +92,11 @@ export class Ledger {
   }
 
   /**
-   * Read without making a balance: a refused order or split of an address that holds nothing must not
-   * leave an empty row behind (in memory, and in the journal for good: one address could make one per
-   * asset of every market with orders it cannot pay for).
+   * Whether the available balance holds `amount`. Read without making a balance: a refused order or split
+   * of an address that holds nothing must not leave an empty row behind (in memory, and in the journal for
+   * good: one address could make one per asset of every market with orders it cannot pay for).
    */
-  private covers(address: string, asset: string, amount: number): boolean {
+  covers(address: string, asset: string, amount: number): boolean {
     return this.get(address, asset).available >= baseUnits(amount);
   }
 

@@ -95,7 +95,7 @@ export function merge(state: EngineState, address: string, conditionId: string, 
   const earlier = earlierMove(state, 'merge', move);
   if (earlier) return earlier;
   const [yes, no] = market.tokenIds;
-  if (state.ledger.get(address, yes).available < amount || state.ledger.get(address, no).available < amount) {
+  if (!state.ledger.covers(address, yes, amount) || !state.ledger.covers(address, no, amount)) {
     return fail('insufficient_balance', 'not enough available shares of both outcomes');
   }
   state.ledger.debit(address, yes, amount);

@@ -81,7 +81,7 @@ export function placeOrder(state: EngineState, caller: Caller, verified: Verifie
   const side = bookSide(terms.side, outcome);
   // Its balance first, as for any other order: one short of both money and liquidity was told only that
   // the book could not fill it (found by a probe).
-  if (marketable && buy && state.ledger.get(maker, COLLATERAL).available < terms.collateral) return reject(Rejections.balance());
+  if (marketable && buy && !state.ledger.covers(maker, COLLATERAL, terms.collateral)) return reject(Rejections.balance());
   // A marketable BUY spends its collateral amount, in whole hundredths of a share (docs/trading.md).
   const walk = marketable && buy ? walkBudget(market.book, side, terms.price, terms.collateral, market.fee) : undefined;
   if (walk && (walk.shares === 0 || (orderType === 'FOK' && !walk.spent))) {
