@@ -40,6 +40,8 @@ export interface StackOptions {
   demo?: boolean;
   /** order-matching's post-only window after a restart (default 0: tests that want it say so). */
   postOnlyAfterRestartSeconds?: number;
+  /** Another NATS than the machine's (with credentials in its user part, say); its streams are its own to remove. */
+  natsUrl?: string;
 }
 
 /**
@@ -57,7 +59,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const [combined, catalogPort, clob, data, catalogHealth, matchingHealth, marketDataHealth] = await Promise.all(
     Array.from({ length: 7 }, () => freePort()),
   );
-  const shared = { NATS_URL: TEST_NATS_URL, NATS_PREFIX: prefix };
+  const shared = { NATS_URL: options.natsUrl ?? TEST_NATS_URL, NATS_PREFIX: prefix };
   const specs: Record<AppName, { env: Record<string, string>; health: string }> = {
     catalog: {
       env: { ...shared, DATABASE_URL: databases.catalog, HEALTH_PORT: String(catalogHealth), DEMO_DATA: options.demo ? 'true' : 'false', ACTIVITY_SYNC_SECONDS: '1' },
@@ -127,7 +129,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     async stop() {
       await Promise.all([...running.values()].map((a) => a.stop()));
       for (const url of Object.values(databases)) await dropDatabase(url);
-      await deleteStreams(prefix);
+      if (options.natsUrl === undefined) await deleteStreams(prefix);
       await deleteRunKeys(prefix);
     },
   };

@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest, FastifyServerFactoryHandler } from '
 import { connect, type NatsConnection } from 'nats';
 import { assertNativeKeccak, assertNativeSecp256k1 } from '@exchange/chain';
 import { hotMetadataKeys } from '@exchange/contracts';
-import { JsonLogger, RpcClient } from '@exchange/service-kit';
+import { JsonLogger, natsServerOptions, RpcClient } from '@exchange/service-kit';
 import { AuthResources } from './auth/auth-resources';
 import { refuseDevelopmentSecrets } from './auth/development-secrets';
 import { L2Authenticator } from './auth/l2-auth.guard';
@@ -116,7 +116,7 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
   assertNativeSecp256k1();
   assertNativeKeccak();
   // No async stack traces: the client would build an Error per request (a tenth of the gateway's CPU).
-  const nc: NatsConnection = await connect({ servers: env.NATS_URL, name: 'gateway', maxReconnectAttempts: -1, noAsyncTraces: true });
+  const nc: NatsConnection = await connect({ ...natsServerOptions(env.NATS_URL), name: 'gateway', maxReconnectAttempts: -1, noAsyncTraces: true });
   const auth = AuthResources.create(env, logger);
   auth.shareRevocations(nc, env.NATS_PREFIX, (message) => logger.warn(message, 'auth'));
   if (!(await auth.untilRedisReady(REDIS_WAIT_AT_START_MS))) {

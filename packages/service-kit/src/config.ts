@@ -1,8 +1,19 @@
 import { z } from 'zod';
+import { natsServerOptions } from './nats/nats-servers';
 
 /** Settings every service reads: where NATS is, the subject namespace, log level. */
 export const baseEnvSchema = z.object({
-  NATS_URL: z.string().default('nats://127.0.0.1:4222'),
+  /** One server or a comma list; credentials in the user part (`nats://user:password@host:4222`, nats-servers.ts). */
+  NATS_URL: z
+    .string()
+    .default('nats://127.0.0.1:4222')
+    .superRefine((url, context) => {
+      try {
+        natsServerOptions(url);
+      } catch (error) {
+        context.addIssue({ code: z.ZodIssueCode.custom, message: (error as Error).message });
+      }
+    }),
   /** Namespace of every subject and stream, so that several exchanges (or test runs) share one NATS. */
   NATS_PREFIX: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, 'NATS_PREFIX must be 1-32 letters, digits, _ or -').default('exch'),
   RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),

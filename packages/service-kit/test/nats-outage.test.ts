@@ -31,7 +31,7 @@ describe('a service across a NATS outage longer than ten reconnection attempts',
   beforeAll(async () => {
     nats = await startPrivateNats();
     // Attempts 50 ms apart: nats.js' default of ten gives up within about 1.5 s (jitter included).
-    const strategy = new PrefixedNatsServer({ servers: nats.url, prefix, queue: 'outage-test', reconnectTimeWaitMs: 50 });
+    const strategy = new PrefixedNatsServer({ natsUrl: nats.url, prefix, queue: 'outage-test', reconnectTimeWaitMs: 50 });
     app = await NestFactory.createMicroservice(TagsModule, { strategy, logger: false });
     await app.listen();
   });

@@ -21,7 +21,7 @@ export async function bootstrapService(options: ServiceOptions): Promise<INestAp
   const logger = new JsonLogger(options.name, options.env.LOG_LEVEL);
   const app = await NestFactory.create(options.module, new FastifyAdapter(), { logger, bufferLogs: false });
   app.connectMicroservice(
-    { strategy: new PrefixedNatsServer({ servers: options.env.NATS_URL, prefix: options.env.NATS_PREFIX, queue: options.name }) },
+    { strategy: new PrefixedNatsServer({ natsUrl: options.env.NATS_URL, prefix: options.env.NATS_PREFIX, queue: options.name }) },
     { inheritAppConfig: true },
   );
   app.enableShutdownHooks();

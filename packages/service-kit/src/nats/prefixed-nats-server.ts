@@ -5,6 +5,7 @@ import { RPC_HEADERS } from '@exchange/contracts';
 import { errorMessage } from '../logging/error-message';
 import { requestContext } from '../logging/request-context';
 import { LargePayloads, PARTS_HEADER } from './large-payloads';
+import { natsServerOptions } from './nats-servers';
 import { prefixed } from './subjects';
 
 /** How long fetching a request's parts may take, each. */
@@ -12,7 +13,8 @@ const PART_TIMEOUT_MS = 5_000;
 const codec = JSONCodec();
 
 interface Options {
-  servers: string;
+  /** `NATS_URL`'s form: servers and credentials (nats-servers.ts). */
+  natsUrl: string;
   prefix: string;
   /** Queue group: replicas of one service share the requests instead of all answering them. */
   queue: string;
@@ -36,7 +38,7 @@ export class PrefixedNatsServer extends ServerNats {
     // good after a NATS outage of about 20 s, and the service, alive and healthy, answered nothing again
     // (found by a chaos probe; the services' other connection already retried forever).
     super({
-      servers: options.servers,
+      ...natsServerOptions(options.natsUrl),
       queue: options.queue,
       gracefulShutdown: true,
       gracePeriod: 200,
