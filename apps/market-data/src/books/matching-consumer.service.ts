@@ -285,7 +285,7 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
         this.resolved.add(event.data.conditionId);
         this.changed.add(event.data.conditionId.toLowerCase());
         return;
-      // Order events are for the traders' own views (portfolio, user channels), not for market data.
+      // Order and money-move events are for the traders' own views (portfolio, user channels), not for market data.
     }
   }
 

@@ -1,8 +1,8 @@
-import { fail, formatUnits, ok, type Failure, type MarketStateEvent, type Reply } from '@exchange/contracts';
+import { fail, formatUnits, ok, type Failure, type MarketStateEvent, type MoneyMoveEvent, type Reply } from '@exchange/contracts';
 import { cancelOrders, pullOffBooks } from './cancel-orders';
 import type { EngineState } from './engine-state';
 import { COLLATERAL } from './ledger';
-import type { MoneyMoveKind } from './effects';
+import type { MoneyMove, MoneyMoveKind } from './effects';
 import { isOpen, type MarketState } from './model';
 
 /**
@@ -27,7 +27,7 @@ export interface MoveOutcome {
   replayed: boolean;
 }
 
-export function deposit(state: EngineState, move: ExternalMove): Reply<MoveOutcome> {
+export function deposit(state: EngineState, move: ExternalMove, now: number): Reply<MoveOutcome> {
   const earlier = earlierMove(state, 'deposit', { ...move, conditionId: '' });
   if (earlier) return earlier;
   // Every balance, and the audit's totals, are sums of deposits: past this they would no longer be exact.
@@ -36,17 +36,17 @@ export function deposit(state: EngineState, move: ExternalMove): Reply<MoveOutco
   }
   state.ledger.credit(move.address, COLLATERAL, move.amount);
   state.totals.deposits += move.amount;
-  record(state, 'deposit', { ...move, conditionId: '' });
+  record(state, 'deposit', { ...move, conditionId: '' }, now);
   return ok({ replayed: false });
 }
 
-export function withdraw(state: EngineState, move: ExternalMove): Reply<MoveOutcome> {
+export function withdraw(state: EngineState, move: ExternalMove, now: number): Reply<MoveOutcome> {
   const earlier = earlierMove(state, 'withdrawal', { ...move, conditionId: '' });
   if (earlier) return earlier;
   // A refused withdrawal records nothing, so its reference stays free for a later attempt.
   if (!state.ledger.debit(move.address, COLLATERAL, move.amount)) return fail('insufficient_balance', 'not enough available collateral');
   state.totals.withdrawals += move.amount;
-  record(state, 'withdrawal', { ...move, conditionId: '' });
+  record(state, 'withdrawal', { ...move, conditionId: '' }, now);
   return ok({ replayed: false });
 }
 
@@ -60,10 +60,22 @@ function earlierMove(state: EngineState, kind: MoneyMoveKind, move: NamedMove): 
   return fail('conflict', `reference ${move.reference} already names a ${kind} of ${formatUnits(first.amount)} ${what}`);
 }
 
-function record(state: EngineState, kind: MoneyMoveKind, move: NamedMove): void {
+function record(state: EngineState, kind: MoneyMoveKind, move: NamedMove, now: number): void {
   const { address, conditionId, amount, reference } = move;
   if (reference !== undefined) state.moneyReferences.add(kind, reference, { address, conditionId, amount });
-  state.effects.moves.push({ kind, address, conditionId, amount, payout: 0, reference });
+  journal(state, { kind, address, conditionId, amount, payout: 0, reference }, [], now);
+}
+
+/**
+ * The move's journal line and its event: consumers keeping balances or positions (portfolio, user
+ * channels) learn of splits, merges and redemptions only so (found by a probe rebuilding balances).
+ */
+function journal(state: EngineState, move: MoneyMove, shares: MoneyMoveEvent['shares'], now: number): void {
+  state.effects.moves.push(move);
+  const { kind, address, conditionId, amount, payout, reference } = move;
+  const payload: MoneyMoveEvent = { kind, address, conditionId, amount: String(amount), payout: String(payout), shares, timestamp: now };
+  if (reference !== undefined) payload.reference = reference;
+  state.effects.events.push({ type: 'money-move', data: payload });
 }
 
 function openMarket(state: EngineState, conditionId: string): MarketState | Failure {
@@ -74,7 +86,7 @@ function openMarket(state: EngineState, conditionId: string): MarketState | Fail
 }
 
 /** Collateral into a YES + NO pair; `reference`, the trader's name for it, makes a retry answer instead of apply. */
-export function split(state: EngineState, address: string, conditionId: string, amount: number, reference?: string): Reply<MoveOutcome> {
+export function split(state: EngineState, address: string, conditionId: string, amount: number, now: number, reference?: string): Reply<MoveOutcome> {
   const market = openMarket(state, conditionId);
   if ('ok' in market) return market;
   const move = { address, conditionId: market.conditionId, amount, reference };
@@ -83,12 +95,12 @@ export function split(state: EngineState, address: string, conditionId: string, 
   if (!state.ledger.debit(address, COLLATERAL, amount)) return fail('insufficient_balance', 'not enough available collateral');
   state.ledger.credit(address, market.tokenIds[0], amount);
   state.ledger.credit(address, market.tokenIds[1], amount);
-  record(state, 'split', move);
+  record(state, 'split', move, now);
   return ok({ replayed: false });
 }
 
 /** A YES + NO pair back into collateral; `reference` as for split. */
-export function merge(state: EngineState, address: string, conditionId: string, amount: number, reference?: string): Reply<MoveOutcome> {
+export function merge(state: EngineState, address: string, conditionId: string, amount: number, now: number, reference?: string): Reply<MoveOutcome> {
   const market = openMarket(state, conditionId);
   if ('ok' in market) return market;
   const move = { address, conditionId: market.conditionId, amount, reference };
@@ -101,7 +113,7 @@ export function merge(state: EngineState, address: string, conditionId: string, 
   state.ledger.debit(address, yes, amount);
   state.ledger.debit(address, no, amount);
   state.ledger.credit(address, COLLATERAL, amount);
-  record(state, 'merge', move);
+  record(state, 'merge', move, now);
   return ok({ replayed: false });
 }
 
@@ -159,7 +171,7 @@ function yesOfNegRiskEvent(state: EngineState, negRiskMarketId: string): MarketS
 }
 
 /** Burns both outcomes' shares of a resolved market; each winning share pays one unit of collateral. */
-export function redeem(state: EngineState, address: string, conditionId: string): Reply<{ payout: number }> {
+export function redeem(state: EngineState, address: string, conditionId: string, now: number): Reply<{ payout: number }> {
   const market = state.markets.get(conditionId.toLowerCase());
   if (!market) return fail('market_not_found', `market ${conditionId} not found`);
   if (market.winningOutcome === -1) return fail('market_not_resolved', `market ${conditionId} is not resolved yet`);
@@ -171,7 +183,8 @@ export function redeem(state: EngineState, address: string, conditionId: string)
   market.tokenIds.forEach((token, i) => state.ledger.debit(address, token, held[i]!));
   const payout = held[market.winningOutcome]!;
   state.ledger.credit(address, COLLATERAL, payout);
-  state.effects.moves.push({ kind: 'redeem', address, conditionId: market.conditionId, amount: held[0]! + held[1]!, payout });
+  const shares = market.tokenIds.map((tokenId, i) => ({ tokenId, size: String(held[i]) }));
+  journal(state, { kind: 'redeem', address, conditionId: market.conditionId, amount: held[0]! + held[1]!, payout }, shares, now);
   return ok({ payout });
 }
 

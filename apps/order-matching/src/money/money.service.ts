@@ -53,7 +53,7 @@ export class MoneyService {
   }
 
   async redeem(request: RedeemRequest): Promise<Reply<AccountBalances>> {
-    const moved = await this.move(request, (state, account) => redeem(state, account, request.conditionId));
+    const moved = await this.move(request, (state, account, now) => redeem(state, account, request.conditionId, now));
     return moved.ok ? ok(this.balances(moved.data.account)) : moved;
   }
 
@@ -123,22 +123,22 @@ export class MoneyService {
   /** A deposit or withdrawal: a retry under the same reference answers as the first time, without moving money again. */
   private async external(request: MoneyMoveRequest, apply: typeof deposit): Promise<Reply<MoneyMoveResult>> {
     const move = { address: request.address.toLowerCase(), amount: request.amount, reference: request.reference };
-    const { value } = await this.engine.run((state) => apply(state, move));
+    const { value } = await this.engine.run((state, now) => apply(state, move, now));
     return value.ok ? ok(this.moveResult(move.address, move.reference, value.data.replayed)) : value;
   }
 
   /** A split or merge: as `move`, and a retry under the same reference answers as the first time. */
   private async named(request: SplitMergeRequest, apply: typeof split): Promise<Reply<MoneyMoveResult>> {
     const { conditionId, amount, reference } = request;
-    const moved = await this.move(request, (state, account) => apply(state, account, conditionId, amount, reference));
+    const moved = await this.move(request, (state, account, now) => apply(state, account, conditionId, amount, now, reference));
     return moved.ok ? ok(this.moveResult(moved.data.account, reference, moved.data.outcome.replayed)) : moved;
   }
 
   /** A trader's move on the account its signature type names (caller-accounts.ts): that account and the move's outcome. */
-  private async move<T>(request: RedeemRequest, command: (state: EngineState, account: string) => Reply<T>): Promise<Reply<{ account: string; outcome: T }>> {
+  private async move<T>(request: RedeemRequest, command: (state: EngineState, account: string, now: number) => Reply<T>): Promise<Reply<{ account: string; outcome: T }>> {
     const account = fundingAccount(this.engine.state, request.caller, request.signatureType);
     if (!account.ok) return account;
-    const { value } = await this.engine.run((state) => command(state, account.data));
+    const { value } = await this.engine.run((state, now) => command(state, account.data, now));
     return value.ok ? ok({ account: account.data, outcome: value.data }) : value;
   }
 

@@ -141,7 +141,7 @@ describe('order-matching on real PostgreSQL and NATS', () => {
     await om.expectConserved();
   });
 
-  it('cancels, reports balances, and publishes order, trade and book events in order', async () => {
+  it('cancels, reports balances, and publishes order, trade, book and money-move events in order', async () => {
     // A market and traders of its own, with resting orders and a trade: nothing of the other tests'.
     const market = `0x${'ac'.repeat(32)}`;
     const [yes, no] = ['111', '222'];
@@ -182,7 +182,10 @@ describe('order-matching on real PostgreSQL and NATS', () => {
     const batchIds = messages.map((m) => (m.data as MatchingEventBatch).batchId);
     expect(new Set(batchIds).size).toBe(batchIds.length);
     const events = messages.flatMap((m) => (m.data as MatchingEventBatch).events).filter((e) => e.data.conditionId === market);
-    expect(new Set(events.map((e) => e.type))).toEqual(new Set(['order', 'trade', 'book']));
+    expect(new Set(events.map((e) => e.type))).toEqual(new Set(['order', 'trade', 'book', 'money-move']));
+    expect(events.filter((e) => e.type === 'money-move').map((e) => e.data)).toEqual([
+      { kind: 'split', address: dave.address, conditionId: market, amount: '20000000', payout: '0', shares: [], timestamp: expect.any(Number) },
+    ]);
     const bookSeqs = events.flatMap((e) => (e.type === 'book' ? [e.data.bookSeq] : []));
     expect(bookSeqs).toEqual(bookSeqs.map((_, i) => i + 1));
     const tradeMessage = messages.find((m) => (m.data as MatchingEventBatch).events.some((e) => e.type === 'trade' && e.data.conditionId === market))!

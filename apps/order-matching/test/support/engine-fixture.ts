@@ -10,6 +10,8 @@ export const FEE_ACCOUNT = '0x00000000000000000000000000000000000fee00';
 export const CONDITION = `0x${'c0'.repeat(32)}`;
 export const YES = '1111';
 export const NO = '2222';
+/** The time of the fixture's commands (ms) when a test does not care which. */
+export const NOW = 1_700_000_000_000;
 export const NO_FEES: FeeSchedule = { ratePpm: 0, exponent: 1, takerOnly: true, rebateRatePpm: 0 };
 
 export function traderOf(n: number): Caller {
@@ -42,7 +44,7 @@ export function aMarket(market: Partial<MarketState> = {}): MarketState {
 }
 
 export function fund(state: EngineState, trader: Caller, amount: string): void {
-  deposit(state, { address: trader.address, amount: parseUnits(amount)! });
+  deposit(state, { address: trader.address, amount: parseUnits(amount)! }, NOW);
 }
 
 /** A signed order as a client builds it: BUY pays collateral for shares, SELL the reverse. */

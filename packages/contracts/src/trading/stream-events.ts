@@ -42,7 +42,10 @@ export interface TradeEvent {
   size: string;
   /** The taker's average price, rounded to a base unit. */
   price: string;
-  /** What the taker paid (BUY) or received (SELL), base units; absent in events of older versions. */
+  /**
+   * The fills' value at their prices, before the fee: a BUY taker paid it plus `fee`, a SELL taker
+   * received it less `fee`. Absent in events of versions before 2026-11-26.
+   */
   collateral?: string;
   fee: string;
   feeRateBps: number;
@@ -59,6 +62,32 @@ export interface BookEvent {
   timestamp: number;
 }
 
+/**
+ * Money in or out of an account, or between its collateral and its shares, outside trading: what a
+ * consumer keeping balances or positions needs besides trades. Amounts are base units of collateral or
+ * of shares (one share of each outcome per unit for split and merge).
+ */
+export interface MoneyMoveEvent {
+  kind: 'deposit' | 'withdrawal' | 'split' | 'merge' | 'redeem';
+  /** The account, in lower case. */
+  address: string;
+  /** The market of a split, merge or redemption; '' for deposits and withdrawals. */
+  conditionId: string;
+  /**
+   * deposit / withdrawal: collateral in / out. split: collateral out, that many shares of each outcome
+   * in. merge: that many shares of each outcome out, collateral in. redeem: every share of the market
+   * held, both outcomes together (`shares` has each).
+   */
+  amount: string;
+  /** redeem: the collateral paid out (one unit per winning share); "0" for the other kinds. */
+  payout: string;
+  /** redeem: the shares burned, [first outcome's token, second's]; [] for the other kinds. */
+  shares: { tokenId: string; size: string }[];
+  /** The operator's or trader's reference of the move, when it gave one. */
+  reference?: string;
+  timestamp: number;
+}
+
 export interface MarketStateEvent {
   conditionId: string;
   winningOutcome: number;
@@ -69,7 +98,8 @@ export type MatchingEvent =
   | { type: 'order'; data: OrderEvent }
   | { type: 'trade'; data: TradeEvent }
   | { type: 'book'; data: BookEvent }
-  | { type: 'market-resolved'; data: MarketStateEvent };
+  | { type: 'market-resolved'; data: MarketStateEvent }
+  | { type: 'money-move'; data: MoneyMoveEvent };
 
 /**
  * A committed batch's events, in order. A batch whose events exceed MAX_EVENTS_PER_MESSAGE or

@@ -199,7 +199,7 @@ describe('cancels', () => {
     const state = newEngine();
     fund(state, alice, '20');
     fund(state, bob, '20');
-    expect(split(state, bob.address, CONDITION, 10_000_000).ok).toBe(true);
+    expect(split(state, bob.address, CONDITION, 10_000_000, NOW).ok).toBe(true);
     const canceled = restGtd(state, SECOND + 120);
     const matched = restGtd(state, SECOND + 120, '0.50');
     const matchedByGtd = restGtd(state, SECOND + 120, '0.45');
@@ -223,7 +223,7 @@ describe('cancels', () => {
     const state = newEngine();
     fund(state, alice, '10');
     fund(state, bob, '10');
-    split(state, bob.address, CONDITION, 10_000_000);
+    split(state, bob.address, CONDITION, 10_000_000, NOW);
     const gtd = restGtd(state, SECOND + 61, '0.50');
     const cross = () => anOrder(bob, { side: 'SELL', price: '0.50', size: '5', type: 'FAK' });
     // At its last millisecond it still trades; from its end on, a crossing order finds an empty book.
@@ -262,26 +262,26 @@ describe('money moves, resolution and redemption', () => {
     const state = newEngine();
     fund(state, alice, '100');
     fund(state, bob, '100');
-    expect(split(state, alice.address, CONDITION, 30_000_000).ok).toBe(true);
-    expect(split(state, bob.address, CONDITION, 1_000_000_000).ok).toBe(false);
+    expect(split(state, alice.address, CONDITION, 30_000_000, NOW).ok).toBe(true);
+    expect(split(state, bob.address, CONDITION, 1_000_000_000, NOW).ok).toBe(false);
     expectConserved(state);
     placeOrder(state, alice, anOrder(alice, { side: 'SELL', price: '0.70', size: '10' }), 1);
     placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.70', size: '10' }), 2);
     expectConserved(state);
-    expect(merge(state, alice.address, CONDITION, 20_000_000).ok).toBe(true);
-    expect(merge(state, alice.address, CONDITION, 1).ok).toBe(false);
+    expect(merge(state, alice.address, CONDITION, 20_000_000, NOW).ok).toBe(true);
+    expect(merge(state, alice.address, CONDITION, 1, NOW).ok).toBe(false);
     expectConserved(state);
     placeOrder(state, alice, anOrder(alice, { token: NO, side: 'SELL', price: '0.40', size: '10' }), 3);
 
     expect(resolve(state, CONDITION, 0, 4)).toEqual({ ok: true, data: { canceled: 1, later: [] } });
     expect([...state.effects.orders.values()].filter((o) => o.status === 'CANCELED_MARKET_RESOLVED')).toHaveLength(1);
-    expect(redeem(state, bob.address, CONDITION)).toEqual({ ok: true, data: { payout: 10_000_000 } });
-    expect(redeem(state, alice.address, CONDITION)).toEqual({ ok: true, data: { payout: 0 } });
-    expect(redeem(state, alice.address, CONDITION).ok).toBe(false);
+    expect(redeem(state, bob.address, CONDITION, NOW)).toEqual({ ok: true, data: { payout: 10_000_000 } });
+    expect(redeem(state, alice.address, CONDITION, NOW)).toEqual({ ok: true, data: { payout: 0 } });
+    expect(redeem(state, alice.address, CONDITION, NOW).ok).toBe(false);
     expect(balanceOf(state, bob, YES).available).toBe(0);
     expectConserved(state);
-    expect(withdraw(state, { address: bob.address, amount: 200_000_000 }).ok).toBe(false);
-    expect(withdraw(state, { address: bob.address, amount: 50_000_000 }).ok).toBe(true);
+    expect(withdraw(state, { address: bob.address, amount: 200_000_000 }, NOW).ok).toBe(false);
+    expect(withdraw(state, { address: bob.address, amount: 50_000_000 }, NOW).ok).toBe(true);
     expectConserved(state);
     expect(audit(state)).toMatchObject({ deposits: 200_000_000, withdrawals: 50_000_000, backing: 0, balanced: true });
   });
@@ -318,7 +318,7 @@ describe('resolution in steps', () => {
     const state = newEngine();
     fund(state, alice, '10');
     fund(state, bob, '10');
-    split(state, bob.address, CONDITION, 5_000_000);
+    split(state, bob.address, CONDITION, 5_000_000, NOW);
     const bids = ['0.20', '0.25', '0.30'].map((price) => placeOrder(state, alice, anOrder(alice, { side: 'BUY', price, size: '5' }), 1).orderID);
     const ask = placeOrder(state, bob, anOrder(bob, { side: 'SELL', price: '0.60', size: '5' }), 1).orderID;
     state.takeEffects();
@@ -336,7 +336,7 @@ describe('resolution in steps', () => {
     expectConserved(state);
 
     // Between the steps: bob's shares are still held by his order, so a redemption waits for the last step.
-    expect(redeem(state, bob.address, CONDITION)).toMatchObject({ ok: false, status: 425, body: { code: 'too_early', retry_after_seconds: 1 } });
+    expect(redeem(state, bob.address, CONDITION, NOW)).toMatchObject({ ok: false, status: 425, body: { code: 'too_early', retry_after_seconds: 1 } });
     // An order of a later step ended otherwise (alice cancels it) is not counted by the step.
     expect(cancelByIds(state, alice, [ids[2]!], 3).canceled).toEqual([ids[2]]);
     endResolvedOrders(state, first.ok ? first.data.later : [], 4);
@@ -344,7 +344,7 @@ describe('resolution in steps', () => {
     // Every order ended with no book change after the first step's.
     expect(state.takeEffects().events.map((e) => e.type)).toEqual(['order', 'order']);
     expect(state.orders.size).toBe(0);
-    expect(redeem(state, bob.address, CONDITION)).toEqual({ ok: true, data: { payout: 5_000_000 } });
+    expect(redeem(state, bob.address, CONDITION, NOW)).toEqual({ ok: true, data: { payout: 5_000_000 } });
     expectIndexesAgree(state);
     expectConserved(state);
   });
@@ -371,7 +371,7 @@ describe('resolution of a neg-risk event', () => {
     state.addMarket(aMarket({ conditionId: elsewhere, tokenIds: ['5555', '6666'], negRisk: true, negRiskMarketId: `0x${'cd'.repeat(32)}` }));
     // Pairs of every market, and a resting order, so that the resolutions have shares to back and reservations to release.
     fund(state, alice, '40');
-    for (const market of [CONDITION, sibling, elsewhere]) expect(split(state, alice.address, market, 10_000_000).ok).toBe(true);
+    for (const market of [CONDITION, sibling, elsewhere]) expect(split(state, alice.address, market, 10_000_000, NOW).ok).toBe(true);
     const resting = placeOrder(state, alice, { ...anOrder(alice, { token: '3333', side: 'SELL', price: '0.60', size: '5' }), exchange: 'negRisk' }, 1);
     expect(resting).toMatchObject({ success: true, status: 'live' });
     expect(resolve(state, CONDITION, 0, 1)).toEqual({ ok: true, data: { canceled: 0, later: [] } });
@@ -388,7 +388,7 @@ describe('resolution of a neg-risk event', () => {
     expect(resolve(state, elsewhere, 0, 4)).toMatchObject({ ok: true });
     expectConserved(state);
     // Redeemed, each market pays its winning shares: 10 of each of the three.
-    for (const market of [CONDITION, sibling, elsewhere]) expect(redeem(state, alice.address, market)).toEqual({ ok: true, data: { payout: 10_000_000 } });
+    for (const market of [CONDITION, sibling, elsewhere]) expect(redeem(state, alice.address, market, NOW)).toEqual({ ok: true, data: { payout: 10_000_000 } });
     expect(balanceOf(state, alice, COLLATERAL).available).toBe(40_000_000);
     expectConserved(state);
   });

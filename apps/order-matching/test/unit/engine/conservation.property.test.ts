@@ -5,7 +5,7 @@ import { COLLATERAL } from '../../../src/engine/ledger';
 import { deposit, endResolvedOrders, merge, redeem, resolve, split, withdraw } from '../../../src/engine/money';
 import { placeOrder } from '../../../src/engine/place-order';
 import { runAt } from '../../../src/engine/run-at';
-import { aMarket, anOrder, CONDITION, expectConserved, fund, newEngine, NO, traderOf, YES } from '../../support/engine-fixture';
+import { aMarket, anOrder, CONDITION, expectConserved, fund, newEngine, NO, traderOf, YES, NOW } from '../../support/engine-fixture';
 
 const traders = [1, 2, 3, 4].map(traderOf);
 const OTHER = `0x${'d0'.repeat(32)}`;
@@ -83,7 +83,7 @@ describe('conservation over random command streams', () => {
         state.addMarket(aMarket({ conditionId: OTHER, tokenIds: ['3333', '4444'], fee }));
         for (const t of traders) {
           fund(state, t, '500');
-          for (const m of markets) split(state, t.address, m.conditionId, 100_000_000);
+          for (const m of markets) split(state, t.address, m.conditionId, 100_000_000, NOW);
         }
         const placed: string[][] = traders.map(() => []);
         /** Orders resolutions took off their books and left to later steps. */
@@ -108,16 +108,16 @@ describe('conservation over random command streams', () => {
               const ids = placed[c.trader]!;
               if (ids.length) cancelByIds(state, traders[c.trader]!, [ids[c.pick % ids.length]!], now);
             } else if (c.kind === 'split') {
-              split(state, traders[c.trader]!.address, markets[c.market]!.conditionId, c.size * 1_000_000);
+              split(state, traders[c.trader]!.address, markets[c.market]!.conditionId, c.size * 1_000_000, NOW);
             } else if (c.kind === 'merge') {
-              merge(state, traders[c.trader]!.address, markets[c.market]!.conditionId, c.size * 1_000_000);
+              merge(state, traders[c.trader]!.address, markets[c.market]!.conditionId, c.size * 1_000_000, NOW);
             } else if (c.kind === 'deposit') {
-              expect(deposit(state, { address: traders[c.trader]!.address, amount: c.cents * 10_000 }).ok).toBe(true);
+              expect(deposit(state, { address: traders[c.trader]!.address, amount: c.cents * 10_000 }, NOW).ok).toBe(true);
               done.deposits++;
             } else if (c.kind === 'withdraw') {
               const address = traders[c.trader]!.address;
               const before = { ...state.ledger.get(address, COLLATERAL) };
-              const result = withdraw(state, { address, amount: c.cents * 10_000 });
+              const result = withdraw(state, { address, amount: c.cents * 10_000 }, NOW);
               expect(result.ok).toBe(before.available >= c.cents * 10_000);
               if (result.ok) done.withdrawals++;
               else {
@@ -137,7 +137,7 @@ describe('conservation over random command streams', () => {
               if (resolutionLater.length > 0) done.resolutionSteps++;
               endResolvedOrders(state, resolutionLater.splice(0, STEP), now);
             } else {
-              const result = redeem(state, traders[c.trader]!.address, markets[c.market]!.conditionId);
+              const result = redeem(state, traders[c.trader]!.address, markets[c.market]!.conditionId, NOW);
               if (result.ok && result.data.payout > 0) done.payouts++;
             }
           });
@@ -163,7 +163,7 @@ describe('conservation over random command streams', () => {
         for (const t of traders) {
           for (const m of markets) {
             const held = m.tokens.map((token) => state.ledger.get(t.address, token).available);
-            const result = redeem(state, t.address, m.conditionId);
+            const result = redeem(state, t.address, m.conditionId, NOW);
             const winning = held[state.markets.get(m.conditionId)!.winningOutcome]!;
             expect(result).toEqual(held.some((n) => n > 0) ? { ok: true, data: { payout: winning } } : expect.objectContaining({ ok: false }));
             expectConserved(state);

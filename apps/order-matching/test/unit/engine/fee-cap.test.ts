@@ -1,7 +1,7 @@
 import { COLLATERAL } from '../../../src/engine/ledger';
 import { split } from '../../../src/engine/money';
 import { placeOrder } from '../../../src/engine/place-order';
-import { anOrder, balanceOf, CONDITION, expectConserved, FEE_ACCOUNT, fund, newEngine, NO, traderOf, YES } from '../../support/engine-fixture';
+import { anOrder, balanceOf, CONDITION, expectConserved, FEE_ACCOUNT, fund, newEngine, NO, traderOf, YES, NOW } from '../../support/engine-fixture';
 
 /** Upstream's crypto schedule: 0.07, makers paying too here, so that both sides meet the cap. */
 const crypto = { ratePpm: 70_000, exponent: 1, takerOnly: false, rebateRatePpm: 0 };
@@ -14,7 +14,7 @@ describe("a fill's fee is at most 5% of its value (upstream's maxFeeRateBps)", (
     const state = newEngine(crypto);
     fund(state, alice, '100');
     fund(state, bob, '100');
-    split(state, alice.address, CONDITION, 100_000_000);
+    split(state, alice.address, CONDITION, 100_000_000, NOW);
     placeOrder(state, alice, anOrder(alice, { side: 'SELL', price, size }), 1);
     return state;
   }

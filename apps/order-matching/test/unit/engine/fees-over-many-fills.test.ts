@@ -3,7 +3,7 @@ import { feeFor } from '../../../src/engine/fees';
 import { COLLATERAL } from '../../../src/engine/ledger';
 import { split } from '../../../src/engine/money';
 import { placeOrder } from '../../../src/engine/place-order';
-import { anOrder, balanceOf, CONDITION, expectConserved, FEE_ACCOUNT, fund, newEngine, traderOf } from '../../support/engine-fixture';
+import { anOrder, balanceOf, CONDITION, expectConserved, FEE_ACCOUNT, fund, newEngine, traderOf, NOW } from '../../support/engine-fixture';
 
 // Makers pay: 0.05 x p(1-p), a quarter of taker fees back to the maker. Orders of 0.01 share allowed.
 const makersPay = { ratePpm: 50_000, exponent: 1, takerOnly: false, rebateRatePpm: 250_000 };
@@ -17,7 +17,7 @@ describe('fees of an order filled in many pieces are rounded as a whole', () => 
     const state = newEngine(makersPay, tiny);
     fund(state, bob, '10');
     fund(state, carol, '10');
-    split(state, carol.address, CONDITION, 2_000_000);
+    split(state, carol.address, CONDITION, 2_000_000, NOW);
     // 1 share at 0.50: 0.50 and a maker fee of 1 x 0.05 x 0.25 = 0.0125.
     const bid = placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.50', size: '1' }), 1);
     const order = state.orders.get(bid.orderID)!;
@@ -43,7 +43,7 @@ describe('fees of an order filled in many pieces are rounded as a whole', () => 
   it("a taker's fills against many makers pay the fee of the whole crossing, which is what it reserved", () => {
     const state = newEngine(makersPay, tiny);
     fund(state, carol, '10');
-    split(state, carol.address, CONDITION, 2_000_000);
+    split(state, carol.address, CONDITION, 2_000_000, NOW);
     for (let i = 0; i < 100; i++) placeOrder(state, carol, anOrder(carol, { side: 'SELL', price: '0.50', size: '0.01' }), 1 + i);
     // 1 share at 0.50 and the taker fee of that crossing, 0.0125, to the unit.
     fund(state, bob, '0.5125');
@@ -67,7 +67,7 @@ describe('fees of an order filled in many pieces are rounded as a whole', () => 
     const squared = { ratePpm: 72_000, exponent: 2, takerOnly: true, rebateRatePpm: 0 };
     const state = newEngine(squared);
     fund(state, carol, '100');
-    split(state, carol.address, CONDITION, 20_000_000);
+    split(state, carol.address, CONDITION, 20_000_000, NOW);
     placeOrder(state, carol, anOrder(carol, { side: 'SELL', price: '0.40', size: '5' }), 1);
     placeOrder(state, carol, anOrder(carol, { side: 'SELL', price: '0.45', size: '5.37' }), 2);
     // 20 at 0.50: 10.00, of which 5 at 0.40 and 5.37 at 0.45 cross with fees 0.020736 + 0.0236841 =
@@ -87,7 +87,7 @@ describe('fees of an order filled in many pieces are rounded as a whole', () => 
     const state = newEngine({ ...makersPay, ratePpm: 200_000 });
     fund(state, bob, '10');
     fund(state, carol, '10');
-    split(state, carol.address, CONDITION, 10_000_000);
+    split(state, carol.address, CONDITION, 10_000_000, NOW);
     // 10 at 0.50 and a maker fee of 10 x 0.2 x 0.25 = 0.50.
     const bid = placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.50', size: '10' }), 1);
     expect(state.orders.get(bid.orderID)!.reserved).toBe(5_500_000);

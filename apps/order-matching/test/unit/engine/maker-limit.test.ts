@@ -2,7 +2,7 @@ import { COLLATERAL } from '../../../src/engine/ledger';
 import { EngineState } from '../../../src/engine/engine-state';
 import { split } from '../../../src/engine/money';
 import { placeOrder } from '../../../src/engine/place-order';
-import { aMarket, anOrder, balanceOf, CONDITION, expectConserved, FEE_ACCOUNT, fund, traderOf, YES } from '../../support/engine-fixture';
+import { aMarket, anOrder, balanceOf, CONDITION, expectConserved, FEE_ACCOUNT, fund, traderOf, YES, NOW } from '../../support/engine-fixture';
 
 describe('the most resting orders one order may trade with (MAX_MAKERS_PER_ORDER)', () => {
   const state = new EngineState({ feeAccount: FEE_ACCOUNT, newId: () => 'trade', maxMakersPerOrder: 2 });
@@ -13,7 +13,7 @@ describe('the most resting orders one order may trade with (MAX_MAKERS_PER_ORDER
 
   beforeAll(() => {
     fund(state, alice, '100');
-    expect(split(state, alice.address, CONDITION, 50_000_000).ok).toBe(true);
+    expect(split(state, alice.address, CONDITION, 50_000_000, NOW).ok).toBe(true);
     for (const price of ['0.60', '0.61', '0.62']) asks.push(placeOrder(state, alice, anOrder(alice, { side: 'SELL', price, size: '5' }), 1_000).orderID);
     fund(state, bob, '100');
     expectConserved(state);

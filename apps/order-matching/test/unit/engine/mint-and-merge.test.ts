@@ -1,7 +1,7 @@
 import { COLLATERAL } from '../../../src/engine/ledger';
 import { audit, split } from '../../../src/engine/money';
 import { placeOrder } from '../../../src/engine/place-order';
-import { anOrder, balanceOf, CONDITION, expectConserved, fund, newEngine, NO, traderOf, YES } from '../../support/engine-fixture';
+import { anOrder, balanceOf, CONDITION, expectConserved, fund, newEngine, NO, traderOf, YES, NOW } from '../../support/engine-fixture';
 
 describe('fills across the two tokens of a market', () => {
   it('two BUYs whose prices add up to 1 mint a pair from their collateral', () => {
@@ -39,8 +39,8 @@ describe('fills across the two tokens of a market', () => {
     const [alice, bob] = [traderOf(1), traderOf(2)];
     fund(state, alice, '10');
     fund(state, bob, '10');
-    split(state, alice.address, CONDITION, 10_000_000);
-    split(state, bob.address, CONDITION, 10_000_000);
+    split(state, alice.address, CONDITION, 10_000_000, NOW);
+    split(state, bob.address, CONDITION, 10_000_000, NOW);
     placeOrder(state, alice, anOrder(alice, { token: YES, side: 'SELL', price: '0.45', size: '10' }), 1);
     const result = placeOrder(state, bob, anOrder(bob, { token: NO, side: 'SELL', price: '0.50', size: '10' }), 2);
     // Bob's NO sells at 1 − 0.45 = 0.55, better than the 0.50 he asked.

@@ -1,7 +1,7 @@
 import { COLLATERAL } from '../../../src/engine/ledger';
 import { split } from '../../../src/engine/money';
 import { placeOrder } from '../../../src/engine/place-order';
-import { anOrder, balanceOf, CONDITION, expectConserved, FEE_ACCOUNT, fund, newEngine, traderOf, YES, NO } from '../../support/engine-fixture';
+import { anOrder, balanceOf, CONDITION, expectConserved, FEE_ACCOUNT, fund, newEngine, traderOf, YES, NO, NOW } from '../../support/engine-fixture';
 
 const fee = { ratePpm: 40_000, exponent: 1, takerOnly: true, rebateRatePpm: 250_000 };
 
@@ -12,7 +12,7 @@ describe('a resting SELL crossed by a BUY, with taker fees and a maker rebate', 
 
   it('settles every unit as computed by hand', () => {
     fund(state, alice, '100');
-    expect(split(state, alice.address, CONDITION, 50_000_000).ok).toBe(true);
+    expect(split(state, alice.address, CONDITION, 50_000_000, NOW).ok).toBe(true);
     expectConserved(state);
 
     const ask = placeOrder(state, alice, anOrder(alice, { side: 'SELL', price: '0.60', size: '10' }), 1_000);
@@ -51,8 +51,8 @@ describe('a BUY that rests keeps reserved only what it can still spend as a make
     fund(state, alice, '100');
     fund(state, bob, '100');
     fund(state, carol, '100');
-    split(state, alice.address, CONDITION, 50_000_000);
-    split(state, carol.address, CONDITION, 50_000_000);
+    split(state, alice.address, CONDITION, 50_000_000, NOW);
+    split(state, carol.address, CONDITION, 50_000_000, NOW);
     placeOrder(state, alice, anOrder(alice, { side: 'SELL', price: '0.40', size: '10' }), 1);
     // Reserved at first: 20 x 0.50 and the largest taker fee, 20 x 0.04 x 0.25 = 0.20. It buys 10 at 0.40
     // (4.00 + 10 x 0.04 x 0.4 x 0.6 = 0.096 of fee), then rests 10 at 0.50, which as a maker of a
@@ -86,7 +86,7 @@ describe('a BUY that rests keeps reserved only what it can still spend as a make
   it('holds a taker fee only for the shares the book holds at its price or better', () => {
     const state = newEngine(fee);
     fund(state, alice, '100');
-    split(state, alice.address, CONDITION, 50_000_000);
+    split(state, alice.address, CONDITION, 50_000_000, NOW);
     placeOrder(state, alice, anOrder(alice, { side: 'SELL', price: '0.40', size: '5' }), 1);
     placeOrder(state, alice, anOrder(alice, { side: 'SELL', price: '0.45', size: '5' }), 2);
     // 10 at 0.40: 4.00 and the fee of the 5 it can take, 5 x 0.04 x 0.4 x 0.6 = 0.048 (not 0.096 for 10).
@@ -115,7 +115,7 @@ describe('a BUY that rests keeps reserved only what it can still spend as a make
     const state = newEngine({ ...fee, takerOnly: false });
     fund(state, bob, '100');
     fund(state, carol, '100');
-    split(state, carol.address, CONDITION, 50_000_000);
+    split(state, carol.address, CONDITION, 50_000_000, NOW);
     // 10 x 0.60 and a maker fee of 10 x 0.04 x 0.6 x 0.4 = 0.096 (it held the fee at 0.50, 0.10, before).
     const bid = placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.60', size: '10' }), 1);
     expect(state.orders.get(bid.orderID)!.reserved).toBe(6_096_000);
@@ -130,7 +130,7 @@ describe('a BUY that rests keeps reserved only what it can still spend as a make
     const state = newEngine({ ...fee, takerOnly: false });
     fund(state, bob, '100');
     fund(state, carol, '100');
-    split(state, carol.address, CONDITION, 50_000_000);
+    split(state, carol.address, CONDITION, 50_000_000, NOW);
     // 20 x 0.30 and a maker fee of 20 x 0.04 x 0.3 x 0.7 = 0.168.
     const bid = placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.30', size: '20' }), 1);
     expect(balanceOf(state, bob, COLLATERAL).reserved).toBe(6_168_000);
@@ -150,7 +150,7 @@ describe('a market BUY over two levels, with taker fees', () => {
     const bob = traderOf(2);
     fund(state, alice, '100');
     fund(state, bob, '100');
-    split(state, alice.address, CONDITION, 20_000_000);
+    split(state, alice.address, CONDITION, 20_000_000, NOW);
     placeOrder(state, alice, anOrder(alice, { side: 'SELL', price: '0.50', size: '5' }), 1);
     placeOrder(state, alice, anOrder(alice, { side: 'SELL', price: '0.55', size: '5' }), 2);
 
@@ -173,7 +173,7 @@ describe('a market BUY over two levels, with taker fees', () => {
     const alice = traderOf(1);
     const bob = traderOf(2);
     fund(state, alice, '100');
-    split(state, alice.address, CONDITION, 20_000_000);
+    split(state, alice.address, CONDITION, 20_000_000, NOW);
     placeOrder(state, alice, anOrder(alice, { side: 'SELL', price: '0.55', size: '20' }), 1);
     const marketBuy = () => anOrder(bob, { side: 'BUY', price: '0.55', size: '18.0181', type: 'FOK', collateral: '9.91' });
 

@@ -3,7 +3,7 @@ import { callerOrderIds, cancelByIds, expireOrders } from '../../../src/engine/c
 import type { OrderState } from '../../../src/engine/model';
 import { endResolvedOrders, resolve, split } from '../../../src/engine/money';
 import { placeOrder } from '../../../src/engine/place-order';
-import { aMarket, anOrder, CONDITION, expectConserved, expectIndexesAgree, fund, newEngine, NO, traderOf, YES } from '../../support/engine-fixture';
+import { aMarket, anOrder, CONDITION, expectConserved, expectIndexesAgree, fund, newEngine, NO, traderOf, YES, NOW } from '../../support/engine-fixture';
 
 const traders = [1, 2, 3].map(traderOf);
 const OTHER = `0x${'d0'.repeat(32)}`;
@@ -44,7 +44,7 @@ describe('the open-order indexes over random command streams', () => {
         state.addMarket(aMarket({ conditionId: OTHER, tokenIds: ['3333', '4444'] }));
         for (const t of traders) {
           fund(state, t, '1000');
-          for (const m of markets) split(state, t.address, m.conditionId, 200_000_000);
+          for (const m of markets) split(state, t.address, m.conditionId, 200_000_000, NOW);
         }
         const placed: string[][] = traders.map(() => []);
         let now = 1_700_000_000_000;

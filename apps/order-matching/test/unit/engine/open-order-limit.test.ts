@@ -3,7 +3,7 @@ import { COLLATERAL } from '../../../src/engine/ledger';
 import { EngineState } from '../../../src/engine/engine-state';
 import { split } from '../../../src/engine/money';
 import { placeOrder } from '../../../src/engine/place-order';
-import { aMarket, anOrder, balanceOf, CONDITION, expectConserved, FEE_ACCOUNT, fund, traderOf, YES } from '../../support/engine-fixture';
+import { aMarket, anOrder, balanceOf, CONDITION, expectConserved, FEE_ACCOUNT, fund, traderOf, YES, NOW } from '../../support/engine-fixture';
 
 describe('the most orders one account may have resting (MAX_OPEN_ORDERS_PER_ACCOUNT)', () => {
   const state = new EngineState({ feeAccount: FEE_ACCOUNT, newId: () => 'trade', maxOpenOrdersPerAccount: 3 });
@@ -17,7 +17,7 @@ describe('the most orders one account may have resting (MAX_OPEN_ORDERS_PER_ACCO
   beforeAll(() => {
     fund(state, alice, '100');
     fund(state, bob, '100');
-    expect(split(state, bob.address, CONDITION, 50_000_000).ok).toBe(true);
+    expect(split(state, bob.address, CONDITION, 50_000_000, NOW).ok).toBe(true);
     for (const price of ['0.30', '0.31', '0.32']) resting.push(placeOrder(state, alice, anOrder(alice, { side: 'BUY', price, size: '5' }), 1_000).orderID);
     expectConserved(state);
   });

@@ -1,7 +1,7 @@
 import { COLLATERAL } from '../../../src/engine/ledger';
 import { split } from '../../../src/engine/money';
 import { placeOrder } from '../../../src/engine/place-order';
-import { anOrder, aWalletOrder, balanceOf, CONDITION, expectConserved, fund, newEngine, NO, traderOf, YES } from '../../support/engine-fixture';
+import { anOrder, aWalletOrder, balanceOf, CONDITION, expectConserved, fund, newEngine, NO, traderOf, YES, NOW } from '../../support/engine-fixture';
 
 const alice = traderOf(1);
 const bob = traderOf(2);
@@ -10,7 +10,7 @@ function withAsks() {
   const state = newEngine();
   fund(state, alice, '100');
   fund(state, bob, '100');
-  split(state, alice.address, CONDITION, 20_000_000);
+  split(state, alice.address, CONDITION, 20_000_000, NOW);
   placeOrder(state, alice, anOrder(alice, { side: 'SELL', price: '0.50', size: '5' }), 1);
   placeOrder(state, alice, anOrder(alice, { side: 'SELL', price: '0.55', size: '5' }), 2);
   return state;

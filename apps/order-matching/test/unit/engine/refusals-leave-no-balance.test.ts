@@ -1,7 +1,7 @@
 import { COLLATERAL } from '../../../src/engine/ledger';
 import { merge, split, withdraw } from '../../../src/engine/money';
 import { placeOrder } from '../../../src/engine/place-order';
-import { anOrder, CONDITION, expectConserved, fund, newEngine, NO, traderOf } from '../../support/engine-fixture';
+import { anOrder, CONDITION, expectConserved, fund, newEngine, NO, traderOf, NOW } from '../../support/engine-fixture';
 
 const broke = traderOf(1);
 const funded = traderOf(2);
@@ -18,9 +18,9 @@ describe('refused commands of an address that holds nothing', () => {
       anOrder(broke, { side: 'SELL', price: '0.50', size: '5', token: NO }),
     ];
     orders.forEach((order, i) => expect(placeOrder(state, broke, order, i + 1)).toMatchObject({ success: false, code: 'INVALID_ORDER_NOT_ENOUGH_BALANCE' }));
-    expect(split(state, broke.address, CONDITION, 1_000_000).ok).toBe(false);
-    expect(merge(state, broke.address, CONDITION, 1_000_000).ok).toBe(false);
-    expect(withdraw(state, { address: broke.address, amount: 1_000_000 }).ok).toBe(false);
+    expect(split(state, broke.address, CONDITION, 1_000_000, NOW).ok).toBe(false);
+    expect(merge(state, broke.address, CONDITION, 1_000_000, NOW).ok).toBe(false);
+    expect(withdraw(state, { address: broke.address, amount: 1_000_000 }, NOW).ok).toBe(false);
 
     expect(state.ledger.holdings(broke.address)).toEqual([]);
     expect(state.ledger.takeChanged()).toEqual([]);

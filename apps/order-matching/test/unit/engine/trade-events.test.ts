@@ -3,7 +3,7 @@ import { split } from '../../../src/engine/money';
 import { placeOrder } from '../../../src/engine/place-order';
 import { eventMessages } from '../../../src/journal/event-messages';
 import { EngineState } from '../../../src/engine/engine-state';
-import { aMarket, anOrder, CONDITION, expectConserved, FEE_ACCOUNT, fund, traderOf } from '../../support/engine-fixture';
+import { aMarket, anOrder, CONDITION, expectConserved, FEE_ACCOUNT, fund, traderOf, NOW } from '../../support/engine-fixture';
 
 describe('the trade event of a taker that fills against many makers', () => {
   it('is sliced into events of at most MAX_MAKERS_PER_TRADE_EVENT makers with the same id and totals', () => {
@@ -14,7 +14,7 @@ describe('the trade event of a taker that fills against many makers', () => {
     const seller = traderOf(1);
     const buyer = traderOf(2);
     fund(state, seller, String(5 * makers));
-    expect(split(state, seller.address, CONDITION, 5_000_000 * makers).ok).toBe(true);
+    expect(split(state, seller.address, CONDITION, 5_000_000 * makers, NOW).ok).toBe(true);
     for (let i = 0; i < makers; i++) {
       expect(placeOrder(state, seller, anOrder(seller, { side: 'SELL', price: '0.50', size: '5' }), 1_000 + i).success).toBe(true);
     }
