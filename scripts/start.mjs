@@ -184,7 +184,11 @@ async function migrateAll() {
   for (const app of apps.filter((a) => a.database)) {
     const url = `${server}/${app.database}`;
     await kit().ensureDatabase(url);
-    await kit().migrateDatabase(path.join(root, 'apps', app.name), url);
+    await kit()
+      .migrateDatabase(path.join(root, 'apps', app.name), url)
+      .catch((error) => {
+        throw new Error(`${error.message}\nThe exchange is stopped. Remove the cause, mark the migration rolled back, start again: docs/operations.md, "A migration that fails".`);
+      });
     console.log(`${app.name}: database ${app.database} migrated`);
   }
 }

@@ -6,6 +6,13 @@ import { applyFeed, FeedWatch, MESSAGING_ENV, NATS_CONNECTION, openFeed, PROCESS
 import { ResolutionWriter } from './resolution-writer';
 
 /**
+ * Versions before 2026-11-25 published every event on its own subject, a resolution on this one without
+ * `batchId`: after an upgrade from one of them the stream still holds those, which were logged as
+ * malformed errors (found by an upgrade probe) though they say the same.
+ */
+const resolutionOfAnyVersion = marketResolvedMessage.partial({ batchId: true });
+
+/**
  * The durable consumer of the catalog's replicas: they share one database, so each resolution is
  * applied once, by whichever replica receives it.
  */
@@ -54,12 +61,12 @@ export class ResolutionConsumer implements OnApplicationBootstrap, BeforeApplica
   }
 
   private async apply(data: unknown): Promise<void> {
-    const parsed = marketResolvedMessage.safeParse(data);
+    const parsed = resolutionOfAnyVersion.safeParse(data);
     // Redelivering a malformed message would never help: it is logged and acknowledged.
     if (!parsed.success) return void this.logger.error(`malformed market resolution skipped: ${z.prettifyError(parsed.error)}`);
     const { conditionId, batchId } = parsed.data;
     if ((await this.writer.apply(conditionId)) === 'unknown') {
-      this.logger.warn(`resolution of market ${conditionId} (batch ${batchId}) skipped: the catalog has no such market`);
+      this.logger.warn(`resolution of market ${conditionId} (batch ${batchId ?? 'of an older version'}) skipped: the catalog has no such market`);
     }
   }
 

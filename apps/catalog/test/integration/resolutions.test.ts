@@ -111,6 +111,13 @@ describe('resolutions reach the catalog (real PostgreSQL, NATS and JetStream)', 
     expect((await readStream(catalog.prefix, 'CATALOG')).length).toBe(streamBefore);
   });
 
+  it('closes a market on a resolution of a version before 2026-11-25, which had no batchId (an upgraded stream holds those)', async () => {
+    const older = await catalog.data('catalog.admin.events.create.v1', { body: anEvent() });
+    const { conditionId, id } = older.markets[0]!;
+    await catalog.nc.jetstream().publish(prefixed(catalog.prefix, MATCHING_MARKET_RESOLVED_SUBJECT), codec.encode({ conditionId, winningOutcome: 1, resolvedAt: Date.now() }));
+    expect(await until(async () => ((await market(id)).closed ? true : undefined))).toBe(true);
+  });
+
   it('at start, closes the markets order-matching resolved while the catalog heard nothing of it', async () => {
     const missed = await catalog.data('catalog.admin.events.create.v1', { body: anEvent() });
     const conditionId = missed.markets[0]!.conditionId;
