@@ -64,7 +64,9 @@ async function startSurface(surface: Surface, port: number, env: GatewayEnv, sha
     },
     bodyLimit: env.BODY_LIMIT,
     genReqId: (request: { headers: Record<string, string | string[] | undefined> }) => requestIdOf(request.headers['x-request-id']),
-    return503OnClosing: true,
+    // A request that arrives on an open connection while the gateway closes is served, its answer closing
+    // the connection; Fastify's 503 for it had none of the error body's fields (docs/gateway.md, "Stopping").
+    return503OnClosing: false,
     clientErrorHandler: answerClientError,
     // Slugs may be 200 characters; ids and slugs longer than this are refused with the error body.
     routerOptions: { maxParamLength: 1_000 },

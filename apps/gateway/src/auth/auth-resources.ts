@@ -53,9 +53,9 @@ export class AuthResources {
       serverSecret: Buffer.from(env.AUTH_SECRET, 'utf8'),
     };
     // A timestamp is fresh for at most 2 × the window (one in seconds, a second more), so a signature needs
-    // remembering that long, and a little longer for gateway processes whose clocks differ (each judges
-    // freshness by its own).
-    const admissions = new AdmissionStore(redis, env.L2_MAX_SKEW_SECONDS * 2 + CLAIM_MARGIN_SECONDS, `${env.REDIS_KEY_PREFIX}:l2-memory-since`);
+    // remembering that long, by Redis's clock, which also judges the claim's freshness (AdmissionStore).
+    const claims = { ttlSeconds: env.L2_MAX_SKEW_SECONDS * 2 + CLAIM_MARGIN_SECONDS, maxSkewMs: env.L2_MAX_SKEW_SECONDS * 1_000 };
+    const admissions = new AdmissionStore(redis, claims, `${env.REDIS_KEY_PREFIX}:l2-memory-since`);
     const cipher = new CredentialCipher(Buffer.from(env.CREDENTIALS_KEY, 'base64'));
     return new AuthResources(settings, prisma, redis, admissions, cipher);
   }

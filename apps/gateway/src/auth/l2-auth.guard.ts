@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { Injectable, Logger, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { decodeL2Signature, l2SignatureBytes } from '@exchange/chain';
-import { isDatabaseUnavailable } from '@exchange/service-kit';
+import { isDatabaseUnavailable, ThrottledLog } from '@exchange/service-kit';
 import type { ErrorBody } from '@exchange/contracts';
 import type { KeptAnswer } from '../http/admission-store';
 import { ApiError } from '../http/api-error';
@@ -119,6 +119,8 @@ function sameBytes(a: Buffer, b: Buffer): boolean {
 @Injectable()
 export class L2Authenticator {
   private readonly logger = new Logger('L2Authenticator');
+  /** Writes this process found fresh and Redis's clock did not, said every 30 s at most. */
+  private readonly clockApart = new ThrottledLog();
 
   constructor(
     private readonly resources: AuthResources,
@@ -204,6 +206,12 @@ export class L2Authenticator {
     const caller = { apiKey: key.apiKey, address: key.address };
     if (admitted.claim === 'new' || admitted.claim === 'repeat') return { caller, headers: admitted.headers, replayClaim: admitted.claimKey };
     if (admitted.claim === 'seen' && admitted.kept) return { caller, headers: admitted.headers, replayed: keptFailure(admitted.kept) };
+    if (admitted.claim === 'stale') {
+      this.clockApart.occurred((since) =>
+        this.logger.warn(`${since} signed write(s) fresh by this process's clock were stale by Redis's: keep the gateway hosts' clocks in sync (docs/auth.md, "Replays")`),
+      );
+      throw refused();
+    }
     throw ApiError.of('unauthorized', admitted.claim === 'before-memory' ? BEFORE_MEMORY : REPLAYED);
   }
 

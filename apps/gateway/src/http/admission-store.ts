@@ -39,11 +39,20 @@ export interface BucketVerdict {
 
 /**
  * A claim's outcome: `new`, `seen` (a replay), `before-memory`: signed before Redis's memory of claims
- * began (it restarted empty or lost its data), so a replay could not be told apart; or `repeat`: seen,
- * but within its `repeatableForMs` of the first use, so taken again (the first use keeps the claim).
+ * began (it restarted empty or lost its data), so a replay could not be told apart; `repeat`: seen,
+ * but within its `repeatableForMs` of the first use, so taken again (the first use keeps the claim); or
+ * `stale`: its timestamp is outside the freshness window by Redis's clock, though the gateway process
+ * found it fresh by its own (their clocks differ), so neither claimed nor admitted.
  * Nothing is taken from the buckets unless `new` or `repeat`.
  */
-export type ClaimOutcome = 'new' | 'seen' | 'before-memory' | 'repeat';
+export type ClaimOutcome = 'new' | 'seen' | 'before-memory' | 'repeat' | 'stale';
+
+/** How long claims are remembered, and the freshness window of the timestamps they are made for. */
+export interface ClaimSettings {
+  /** At least 2 × `maxSkewMs` + 1 s: a claim outlives every moment its timestamp is fresh at (by Redis's clock). */
+  ttlSeconds: number;
+  maxSkewMs: number;
+}
 
 /** A failure answer kept with a claim (`AdmissionStore.keepAnswer`), to be sent again to its replays. */
 export interface KeptAnswer {
@@ -60,7 +69,7 @@ export interface AdmissionAnswer {
   kept?: KeptAnswer;
 }
 
-const OUTCOMES: ClaimOutcome[] = ['seen', 'new', 'before-memory', 'repeat'];
+const OUTCOMES: ClaimOutcome[] = ['seen', 'new', 'before-memory', 'repeat', 'stale'];
 
 /**
  * How many times a repeatable claim (`repeatableForMs`) is taken again: a market maker's cancel-alls of
@@ -78,7 +87,12 @@ function keptAnswerOf(held: number | string | undefined): KeptAnswer | undefined
 
 /**
  * Per request, in order: the claim (`SET NX EX` of the time of its first use, to which a failure answer
- * may be added later: `keepAnswer`), then, unless it was a replay, the buckets. A bucket is
+ * may be added later: `keepAnswer`), then, unless it was a replay, the buckets. A claim is made only for
+ * a timestamp fresh by Redis's clock (`stale` otherwise): each gateway process judges freshness by its
+ * own clock too, and with that alone a replay sent to a process whose clock was more than the claim's
+ * few spare seconds behind the first one's was accepted after the claim had expired (found by a probe
+ * of two replicas, one 6.5 s behind: a split made twice). Redis's clock, like its memory, is one for every
+ * process, so the claim outlives every moment any of them can accept the timestamp. A bucket is
  * GCRA, a token bucket kept as one "theoretical arrival time" (TAT, ms, on Redis's clock so that gateway
  * replicas agree) per field of the caller's hash: a bucket of `limit` per `window` admits a request when
  * its TAT one interval (window / limit) later is at most a window ahead of now; a per-item bucket takes
@@ -100,20 +114,21 @@ function keptAnswerOf(held: number | string | undefined): KeptAnswer | undefined
  * Until the twenty-first session the moment was Redis's start, from `INFO`'s uptime: a flush was not
  * noticed, and a write sent again after one was carried out again.
  *
- * ARGV: claim TTL s, the run's distinct bucket sets (count, then per set its size and (field, limit,
+ * ARGV: claim TTL s, the freshness window ms, the run's distinct bucket sets (count, then per set its size and (field, limit,
  * window ms, per-item flag) per bucket), request count, then per request: its claim (0: none, else 1 +
  * how long it may be repeated, in ms), its set's number (0: none), the latest signing time of its claim
  * (ms; 0 without a claim) and its items; a claim is repeated at most MAX_REPEATS times. Sending each
  * route's set once per run rather than with every request keeps the command small (the arguments of
  * every request cost the gateway CPU to encode). KEYS: the key of the moment the memory is whole
  * from, then per request its claim key if flagged, then its hash if it has buckets. Answers per
- * request: claim outcome (0 seen, 1 new, 2 before that moment, 3 a repeat), admitted, limit, remaining, reset ms,
+ * request: claim outcome (0 seen, 1 new, 2 before that moment, 3 a repeat, 4 stale), admitted, limit, remaining, reset ms,
  * retry-after ms, and for a replay the answer kept with its claim (status, a newline, the JSON text), if any.
  */
 const ADMIT_SCRIPT = `
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
 local claim_ttl = ARGV[1]
+local skew_ms = tonumber(ARGV[2])
 local since = tonumber(redis.call('GET', KEYS[1]) or '-1')
 if since == -1 then
   -- Redis lost its data (a restart empty, a flush, an eviction) at some moment up to now: claims may be gone.
@@ -121,8 +136,8 @@ if since == -1 then
   redis.call('SET', KEYS[1], string.format('%.17g', since))
 end
 local sets = {}
-local a = 3
-for s = 1, tonumber(ARGV[2]) do
+local a = 4
+for s = 1, tonumber(ARGV[3]) do
   local n = tonumber(ARGV[a])
   local set = { fields = {}, limits = {}, windows = {}, intervals = {}, per_item = {}, read = {} }
   for b = 1, n do
@@ -147,7 +162,10 @@ for c = 1, count do
   local kept = nil
   if claimed > 0 then
     local repeat_ms = claimed - 1
-    if signed_by < since then
+    -- signed_by is the timestamp's last millisecond: one in seconds spans 999 more before it.
+    if now - signed_by > skew_ms or signed_by - 999 - now > skew_ms then
+      first = 4
+    elseif signed_by < since then
       first = 2
     elseif not redis.call('SET', KEYS[k], string.format('%.17g', now), 'NX', 'EX', claim_ttl) then
       -- The claim holds its first use's time and, after a colon, its repeats so far, then after a newline
@@ -256,12 +274,12 @@ export class AdmissionStore {
   private readonly admitting: AdmittingRedis;
 
   /** `sinceKey`: where the script keeps the moment from which Redis's memory of claims is whole. */
-  constructor(redis: Redis, claimTtlSeconds: number, sinceKey: string) {
+  constructor(redis: Redis, claims: ClaimSettings, sinceKey: string) {
     redis.defineCommand('admitRequests', { lua: ADMIT_SCRIPT });
     redis.defineCommand('keepAnswer', { lua: KEEP_ANSWER_SCRIPT, numberOfKeys: 1 });
     const admitting = redis as AdmittingRedis;
     this.admitting = admitting;
-    this.noteMemory = () => admitting.admitRequests(1, sinceKey, claimTtlSeconds, 0, 0).then(() => undefined);
+    this.noteMemory = () => admitting.admitRequests(1, sinceKey, claims.ttlSeconds, claims.maxSkewMs, 0, 0).then(() => undefined);
     // A failure leaves it to the next run, which any signed write makes.
     const note = () => void this.noteMemory().catch(() => undefined);
     redis.on('ready', note);
@@ -282,7 +300,7 @@ export class AdmissionStore {
         }
         perRequest.push(claim === undefined ? 0 : 1 + (claim.repeatableForMs ?? 0), set, claim?.signedByMs ?? 0, items ?? 1);
       }
-      const args: (string | number)[] = [claimTtlSeconds, sets.size];
+      const args: (string | number)[] = [claims.ttlSeconds, claims.maxSkewMs, sets.size];
       for (const buckets of sets.keys()) {
         args.push(buckets.length);
         for (const bucket of buckets) args.push(bucket.field, bucket.limit, bucket.windowMs, bucket.perItem ? 1 : 0);

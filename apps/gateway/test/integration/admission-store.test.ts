@@ -5,6 +5,9 @@ import { AdmissionStore, type BucketCheck } from '../../src/http/admission-store
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const CLAIM_TTL = 60;
+/** The freshness window of the claims' timestamps: the TTL outlives twice it and a second. */
+const MAX_SKEW_MS = 27_500;
+const CLAIMS = { ttlSeconds: CLAIM_TTL, maxSkewMs: MAX_SKEW_MS };
 
 /** Replay claims and rate-limit buckets on a real Redis, on its clock, a script run per turn. */
 describe('AdmissionStore', () => {
@@ -17,7 +20,7 @@ describe('AdmissionStore', () => {
     redis = new Redis(REDIS_URL);
     // Runs fail at once until the connection is ready.
     await redis.ping();
-    store = new AdmissionStore(redis, CLAIM_TTL, `${prefix}:since`);
+    store = new AdmissionStore(redis, CLAIMS, `${prefix}:since`);
     // Its key is new: the memory is whole from this run on, before any claim is signed.
     await store.noteMemory();
     // Counts the script runs; each still goes to Redis.
@@ -102,6 +105,19 @@ describe('AdmissionStore', () => {
       expect(await store.admit(refused)).toEqual({ claim: 'seen', verdict: null });
     });
 
+    it("claim only a timestamp fresh by Redis's clock, whatever the gateway process found: one outside is stale, neither claimed nor charged", async () => {
+      const write = (name: string, signedByMs: number) =>
+        store.admit({ claim: { key: `${prefix}:seen:${name}`, signedByMs }, bucketsKey: `${prefix}:rl:clock`, buckets: [bucket('b', 5, 60_000)] });
+      // Redis runs on this machine: its clock is the test's.
+      const now = Date.now();
+      expect(await write('behind', now - MAX_SKEW_MS - 2_000)).toEqual({ claim: 'stale', verdict: null });
+      expect(await write('ahead', now + MAX_SKEW_MS + 3_000)).toEqual({ claim: 'stale', verdict: null });
+      expect(await redis.exists(`${prefix}:seen:behind`, `${prefix}:seen:ahead`)).toBe(0);
+      expect(await write('now', now)).toMatchObject({ claim: 'new', verdict: { remaining: 4 } });
+      // A timestamp in seconds stands for its whole second: its last millisecond may be 999 ms past the window's end.
+      expect(await write('second-at-the-edge', now + MAX_SKEW_MS + 999)).toMatchObject({ claim: 'new', verdict: { remaining: 3 } });
+    });
+
     it("keep the first use's time of a repeatable claim when a failure is kept with it", async () => {
       const repeatable = () => store.admit({ claim: { key: `${prefix}:seen:kept-repeat`, signedByMs: Date.now(), repeatableForMs: 300 }, bucketsKey: `${prefix}:none`, buckets: [] });
       expect((await repeatable()).claim).toBe('new');
@@ -120,9 +136,9 @@ describe('AdmissionStore', () => {
       const before = Date.now();
       const verdicts = (await Promise.all(Array.from({ length: 7 }, () => store.admit({ bucketsKey: `${prefix}:rl:burster`, buckets: set })))).map((a) => a.verdict!);
       expect(runs).toHaveBeenCalledTimes(1);
-      // One bucket set for the seven requests: key count, the memory key and 7 keys, TTL, 1 set (size 1:
-      // field, limit, window, per-item flag), 7 requests of (flag, set, signing time, items).
-      expect(runs.mock.calls[0]).toHaveLength(1 + 1 + 7 + 2 + 5 + 1 + 28);
+      // One bucket set for the seven requests: key count, the memory key and 7 keys, TTL, window, 1 set
+      // (size 1: field, limit, window, per-item flag), 7 requests of (flag, set, signing time, items).
+      expect(runs.mock.calls[0]).toHaveLength(1 + 1 + 7 + 3 + 5 + 1 + 28);
       expect(verdicts.map((v) => v.admitted)).toEqual([true, true, true, true, true, false, false]);
       expect(verdicts.map((v) => v.remaining)).toEqual([4, 3, 2, 1, 0, 0, 0]);
       expect(verdicts.every((v) => v.limit === 5)).toBe(true);
@@ -208,7 +224,7 @@ describe('AdmissionStore', () => {
     it('fail every request of a run when Redis does', async () => {
       // Nothing listens on port 1; without an offline queue the command fails without waiting for a connection.
       const down = new Redis('redis://127.0.0.1:1', { lazyConnect: true, enableOfflineQueue: false });
-      const unreachable = new AdmissionStore(down, CLAIM_TTL, 'since');
+      const unreachable = new AdmissionStore(down, CLAIMS, 'since');
       const results = await Promise.allSettled([
         unreachable.admit({ claim: { key: 'x', signedByMs: Date.now() }, bucketsKey: 'k', buckets: [] }),
         unreachable.admit({ bucketsKey: 'k', buckets: [bucket('b', 1, 1_000)] }),
@@ -223,7 +239,7 @@ describe('AdmissionStore', () => {
       reconnecting.on('error', () => undefined);
       try {
         const started = Date.now();
-        await expect(new AdmissionStore(reconnecting, CLAIM_TTL, 'start').admit({ bucketsKey: 'k', buckets: [bucket('b', 1, 1_000)] })).rejects.toThrow(/redis is/);
+        await expect(new AdmissionStore(reconnecting, CLAIMS, 'start').admit({ bucketsKey: 'k', buckets: [bucket('b', 1, 1_000)] })).rejects.toThrow(/redis is/);
         // Before, each request of a Redis outage waited out the 2 s command timeout, /ok included (found by
         // a chaos probe): well under it, with room for a loaded machine.
         expect(Date.now() - started).toBeLessThan(1_000);
@@ -245,7 +261,7 @@ describe('AdmissionStore', () => {
       server = await startPrivateRedis();
       own = new Redis({ port: server.port, host: '127.0.0.1', maxRetriesPerRequest: 1, retryStrategy: () => 50 });
       own.on('error', () => undefined);
-      ownStore = new AdmissionStore(own, CLAIM_TTL, 'since');
+      ownStore = new AdmissionStore(own, CLAIMS, 'since');
       // Ready, and the store has noted the fresh Redis's memory (it does when the connection is ready).
       await until(async () => ((await own.exists('since')) === 1 ? true : undefined), 10_000, 'the store notes the memory');
     });

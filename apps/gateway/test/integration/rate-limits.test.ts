@@ -395,7 +395,7 @@ describe('refusals remembered', () => {
       return super.admit(admission);
     }
   }
-  const store = new CountingStore(redis, 60, `${prefix}:l2-memory-since`);
+  const store = new CountingStore(redis, { ttlSeconds: 60, maxSkewMs: 27_500 }, `${prefix}:l2-memory-since`);
   // At 0.1%: POST /order 2 at once then a token every 5 s; GET /tags 1 per 10 s.
   const limiter = new RateLimiter(store, { enabled: true, scale: 0.001, trustedProxyHops: 0, keyPrefix: prefix }, { warn: () => undefined }, new ApiKeyCache());
 
@@ -483,7 +483,7 @@ describe('rate limits without Redis', () => {
     const down = new Redis('redis://127.0.0.1:1', { lazyConnect: true, enableOfflineQueue: false });
     const warnings: string[] = [];
     const limiter = new RateLimiter(
-      new AdmissionStore(down, 60, 'none:l2-memory-since'),
+      new AdmissionStore(down, { ttlSeconds: 60, maxSkewMs: 27_500 }, 'none:l2-memory-since'),
       { enabled: true, scale: 1, trustedProxyHops: 0, keyPrefix: 'none' },
       { warn: (message: string) => warnings.push(message) },
       new ApiKeyCache(),
