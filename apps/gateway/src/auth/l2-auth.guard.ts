@@ -208,7 +208,7 @@ export class L2Authenticator {
     if (admitted.claim === 'seen' && admitted.kept) return { caller, headers: admitted.headers, replayed: keptFailure(admitted.kept) };
     if (admitted.claim === 'stale') {
       this.clockApart.occurred((since) =>
-        this.logger.warn(`${since} signed write(s) fresh by this process's clock were stale by Redis's: keep the gateway hosts' clocks in sync (docs/auth.md, "Replays")`),
+        this.logger.warn(`${since} signed write(s) fresh by this process's clock were stale by Redis's: keep the gateway hosts' clocks in sync (docs/auth.md, "Replay refusal")`),
       );
       throw refused();
     }
