@@ -9,15 +9,16 @@ const u = (cents: number) => BigInt(cents) * 10_000n;
 
 /**
  * The whole exchange on a NATS server that asks for a user and a password, given in NATS_URL's user part
- * as an operator writes it: requests, JetStream streams and consumers all log in. Before, nats.js dropped
- * the URL's user part and no app could start on such a server.
+ * as an operator writes it, the user in a NATS account of its own (as docs/architecture.md, "Prefix",
+ * advises for deployments that must not reach each other): requests, JetStream streams and consumers all
+ * log in. Before, nats.js dropped the URL's user part and no app could start on such a server.
  */
 describe('an exchange whose NATS asks for credentials', () => {
   let nats: PrivateNats;
   let stack: Stack;
 
   beforeAll(async () => {
-    nats = await startPrivateNats({ jetstream: true, login: { user: 'exchange', pass: 'n@ts/p:ss' } });
+    nats = await startPrivateNats({ jetstream: true, login: { user: 'exchange', pass: 'n@ts/p:ss', account: 'EXCHANGE' } });
     stack = await startStack({ natsUrl: nats.url.replace('nats://', 'nats://exchange:n%40ts%2Fp%3Ass@') });
   });
   afterAll(async () => {

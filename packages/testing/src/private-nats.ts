@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect as connectTcp } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -29,15 +29,27 @@ async function listening(port: number): Promise<void> {
   throw new Error(`nats-server did not listen on ${port}`);
 }
 
-/** Credentials the server asks every client for: a user and a password, or a token. */
-export type NatsLogin = { user: string; pass: string } | { token: string };
+/**
+ * Credentials the server asks every client for: a user and a password (in an account of their own when
+ * `account` names one, JetStream enabled in it), or a token.
+ */
+export type NatsLogin = { user: string; pass: string; account?: string } | { token: string };
 
 /** Starts `nats-server` (Debian's, or NATS_SERVER_BIN) on a free port, with JetStream and a login when asked. */
 export async function startPrivateNats(options: { jetstream?: boolean; login?: NatsLogin } = {}): Promise<PrivateNats> {
   const port = await freePort();
   const store = mkdtempSync(path.join(tmpdir(), 'nats-'));
-  const login = options.login === undefined ? [] : 'token' in options.login ? ['--auth', options.login.token] : ['--user', options.login.user, '--pass', options.login.pass];
-  const args = ['-a', '127.0.0.1', '-p', String(port), ...(options.jetstream ? ['-js', '-sd', store] : []), ...login];
+  const { login } = options;
+  let args: string[];
+  if (login !== undefined && 'account' in login && login.account !== undefined) {
+    // Accounts are set in a configuration file only.
+    const file = path.join(store, 'nats.conf');
+    writeFileSync(file, accountConfig(port, options.jetstream ? store : undefined, login.account, login));
+    args = ['-c', file];
+  } else {
+    const flags = login === undefined ? [] : 'token' in login ? ['--auth', login.token] : ['--user', login.user, '--pass', login.pass];
+    args = ['-a', '127.0.0.1', '-p', String(port), ...(options.jetstream ? ['-js', '-sd', store] : []), ...flags];
+  }
   const server = serverProcess(process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server', args, () => listening(port));
   await server.start();
   return {
@@ -49,4 +61,16 @@ export async function startPrivateNats(options: { jetstream?: boolean; login?: N
       rmSync(store, { recursive: true, force: true });
     },
   };
+}
+
+/** A server on 127.0.0.1:`port` whose one user lives in `account` (JetStream there when given a store). */
+function accountConfig(port: number, jetstreamStore: string | undefined, account: string, login: { user: string; pass: string }): string {
+  const quoted = JSON.stringify;
+  return [
+    `host: "127.0.0.1"`,
+    `port: ${port}`,
+    ...(jetstreamStore === undefined ? [] : [`jetstream { store_dir: ${quoted(jetstreamStore)} }`]),
+    `accounts { ${quoted(account)} { ${jetstreamStore === undefined ? '' : 'jetstream: enabled, '}users: [ { user: ${quoted(login.user)}, password: ${quoted(login.pass)} } ] } }`,
+    '',
+  ].join('\n');
 }
