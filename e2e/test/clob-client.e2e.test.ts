@@ -5,6 +5,7 @@ import { polygon } from 'viem/chains';
 import { until } from '@exchange/testing';
 import { json } from '../src/http';
 import { expectLedgerBalanced } from '../src/ledger';
+import { oneMarket } from '../src/markets';
 import { startStack, type Stack } from '../src/stack';
 import { Trader } from '../src/trader';
 
@@ -30,14 +31,6 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
     const deposited = await stack.admin('POST', '/admin/deposits', { address: signer.account.address, amount: deposit });
     expect({ status: deposited.status, body: await json(deposited) }).toMatchObject({ status: 200, body: { replayed: false, collateral: { available: deposit, reserved: '0' } } });
     return new ClobClient({ host, chain: 137, signer, creds, signatureType: SignatureTypeV2.EOA, throwOnError: true, ...options });
-  }
-
-  /** An event of one market (the market's settings as given, the rest defaults); its condition id and YES, NO tokens. */
-  async function oneMarket(slug: string, market: Record<string, unknown>): Promise<{ conditionId: string; tokens: [string, string] }> {
-    const created = await json(
-      await stack.admin('POST', '/admin/events', { title: slug, slug, description: '', endDate: '2027-06-30T00:00:00Z', markets: [{ question: `${slug}?`, slug: `${slug}-market`, ...market }] }),
-    );
-    return { conditionId: created.markets[0].conditionId, tokens: JSON.parse(created.markets[0].clobTokenIds) };
   }
 
   /**
@@ -182,7 +175,7 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
   it('posts limit and market orders of odd sizes on a 0.001 tick, amounts of five decimals', async () => {
     const {
       tokens: [fineYes, fineNo],
-    } = await oneMarket('client-fine-tick', { tickSize: '0.001', minOrderSize: '5' });
+    } = await oneMarket(stack, 'client-fine-tick', { tickSize: '0.001', minOrderSize: '5' });
     const host = stack.urls.clob;
     const maker = await tradingClient(host);
     const taker = await tradingClient(host);
@@ -206,7 +199,7 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
   it('spends a whole balance on a market BUY above 0.50 (userUSDCBalance), and lists its trades by maker_address', async () => {
     const {
       tokens: [yesToken, noToken],
-    } = await oneMarket('client-whole-balance', { feeSchedule: { rate: 0.02, exponent: 1, takerOnly: true, rebateRate: 0 } });
+    } = await oneMarket(stack, 'client-whole-balance', { feeSchedule: { rate: 0.02, exponent: 1, takerOnly: true, rebateRate: 0 } });
     const host = stack.urls.clob;
     const maker = await tradingClient(host);
     const takerWallet = wallet();
@@ -233,7 +226,7 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
     const {
       conditionId: changed,
       tokens: [yesToken, noToken],
-    } = await oneMarket('client-settings-change', { feeSchedule: { rate: 0.02, exponent: 1, takerOnly: true, rebateRate: 0 } });
+    } = await oneMarket(stack, 'client-settings-change', { feeSchedule: { rate: 0.02, exponent: 1, takerOnly: true, rebateRate: 0 } });
     const host = stack.urls.clob;
     const maker = await tradingClient(host);
     const taker = await tradingClient(host);
@@ -272,7 +265,7 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
   it('moves a market of 0.01 ticks to 0.001 once it trades above 0.96, as upstream', async () => {
     const {
       tokens: [yesToken, noToken],
-    } = await oneMarket('client-near-certain', {});
+    } = await oneMarket(stack, 'client-near-certain', {});
     const host = stack.urls.clob;
     const maker = await tradingClient(host);
     const taker = await tradingClient(host);
@@ -288,7 +281,7 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
     const {
       conditionId: rewarded,
       tokens: [yesToken, noToken],
-    } = await oneMarket('client-scoring', {});
+    } = await oneMarket(stack, 'client-scoring', {});
     const host = stack.urls.clob;
     const maker = await tradingClient(host);
     const other = await tradingClient(host);

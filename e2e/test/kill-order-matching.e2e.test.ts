@@ -2,6 +2,7 @@ import type { MatchingEvent, MatchingEventBatch } from '@exchange/contracts';
 import { readStream, until } from '@exchange/testing';
 import { json } from '../src/http';
 import { expectLedgerBalanced } from '../src/ledger';
+import { oneMarket } from '../src/markets';
 import { startStack, type Stack } from '../src/stack';
 import { Trader } from '../src/trader';
 
@@ -19,16 +20,8 @@ describe('SIGKILL of order-matching during a stream of orders', () => {
 
   beforeAll(async () => {
     stack = await startStack();
-    const created = await json(
-      await stack.admin('POST', '/admin/events', {
-        title: 'Kill test',
-        slug: 'kill-test',
-        description: '',
-        endDate: '2027-06-30T00:00:00Z',
-        markets: [{ question: 'Kill?', slug: 'kill-test-market', outcomes: ['Yes', 'No'], tickSize: '0.01', minOrderSize: '5', negRisk: false }],
-      }),
-    );
-    yes = JSON.parse(created.markets[0].clobTokenIds)[0];
+    const market = await oneMarket(stack, 'kill-test', { outcomes: ['Yes', 'No'], tickSize: '0.01', minOrderSize: '5', negRisk: false });
+    yes = market.tokens[0];
     for (let i = 0; i < 2; i++) {
       const trader = new Trader(stack.base);
       await trader.deriveCredentials();
@@ -37,7 +30,7 @@ describe('SIGKILL of order-matching during a stream of orders', () => {
       traders.push(trader);
     }
     // The engine learns of the market from the catalog's stream: the split is refused until it has.
-    const conditionId = created.markets[0].conditionId;
+    const { conditionId } = market;
     await until(
       async () => ((await traders[0]!.request('GET', `/balance-allowance?asset_type=CONDITIONAL&token_id=${yes}`)).status === 200 ? true : undefined),
       20_000,

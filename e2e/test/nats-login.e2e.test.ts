@@ -2,6 +2,7 @@ import { connect } from 'nats';
 import { startPrivateNats, until, type PrivateNats } from '@exchange/testing';
 import { json } from '../src/http';
 import { expectLedgerBalanced } from '../src/ledger';
+import { oneMarket } from '../src/markets';
 import { startStack, type Stack } from '../src/stack';
 import { Trader } from '../src/trader';
 
@@ -28,16 +29,8 @@ describe('an exchange whose NATS asks for credentials', () => {
 
   it('trades, publishes its events and serves market data as on an open one', async () => {
     await expect(connect({ servers: nats.url })).rejects.toThrow(/Authorization Violation/i);
-    const created = await json(
-      await stack.admin('POST', '/admin/events', {
-        title: 'Login test',
-        slug: 'login-test',
-        description: '',
-        endDate: '2027-06-30T00:00:00Z',
-        markets: [{ question: 'Logged in?', slug: 'login-test-market', outcomes: ['Yes', 'No'], tickSize: '0.01', minOrderSize: '5', negRisk: false }],
-      }),
-    );
-    const [yes, no]: string[] = JSON.parse(created.markets[0].clobTokenIds);
+    const { tokens } = await oneMarket(stack, 'login-test', { outcomes: ['Yes', 'No'], tickSize: '0.01', minOrderSize: '5', negRisk: false });
+    const [yes, no] = tokens;
     const [maker, taker] = [new Trader(stack.base), new Trader(stack.base)];
     for (const trader of [maker, taker]) {
       await trader.deriveCredentials();
@@ -57,7 +50,7 @@ describe('an exchange whose NATS asks for credentials', () => {
     }, 10_000, 'the bid in the book');
 
     // A bid for No at 0.60 meets the bid for Yes at 0.40: a mint.
-    const crossing = await taker.request('POST', '/order', await taker.order({ tokenId: no!, side: 'BUY', shares: 10_000_000n, collateral: u(60) * 10n }));
+    const crossing = await taker.request('POST', '/order', await taker.order({ tokenId: no, side: 'BUY', shares: 10_000_000n, collateral: u(60) * 10n }));
     expect(crossing).toMatchObject({ status: 200, body: { success: true, status: 'matched' } });
     await until(async () => ((await maker.request('GET', '/data/trades')).body.data.length === 1 ? true : undefined), 10_000, "the maker's trade");
     await expectLedgerBalanced(stack);
