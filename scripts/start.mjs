@@ -187,7 +187,8 @@ async function migrateAll() {
     await kit()
       .migrateDatabase(path.join(root, 'apps', app.name), url)
       .catch((error) => {
-        throw new Error(`${error.message}\nThe exchange is stopped. Remove the cause, mark the migration rolled back, start again: docs/operations.md, "A migration that fails".`);
+        const said = error instanceof Error ? error.message : String(error);
+        throw new Error(`${said}\nThe exchange is stopped. If a migration failed (not the database being unreachable): docs/operations.md, "A migration that fails".`);
       });
     console.log(`${app.name}: database ${app.database} migrated`);
   }

@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest, FastifyServerFactoryHandler } from '
 import { connect, type NatsConnection } from 'nats';
 import { assertNativeKeccak, assertNativeSecp256k1 } from '@exchange/chain';
 import { hotMetadataKeys } from '@exchange/contracts';
-import { JsonLogger, natsServerOptions, RpcClient } from '@exchange/service-kit';
+import { exitWhenClosedForGood, JsonLogger, natsServerOptions, RpcClient } from '@exchange/service-kit';
 import { AuthResources } from './auth/auth-resources';
 import { refuseDevelopmentSecrets } from './auth/development-secrets';
 import { L2Authenticator } from './auth/l2-auth.guard';
@@ -119,6 +119,10 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
   assertNativeKeccak();
   // No async stack traces: the client would build an Error per request (a tenth of the gateway's CPU).
   const nc: NatsConnection = await connect({ ...natsServerOptions(env.NATS_URL), name: 'gateway', maxReconnectAttempts: -1, noAsyncTraces: true });
+  let closing = false;
+  // Until the thirty-second session a gateway whose NATS login was refused stayed up, answering /ok and
+  // failing every forwarded request (found by a review).
+  exitWhenClosedForGood(nc, 'the NATS connection', () => closing, (message) => logger.error(message, 'gateway'), () => process.exit(1));
   const auth = AuthResources.create(env, logger);
   auth.shareRevocations(nc, env.NATS_PREFIX, (message) => logger.warn(message, 'auth'));
   if (!(await auth.untilRedisReady(REDIS_WAIT_AT_START_MS))) {
@@ -148,6 +152,7 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
   return {
     ports,
     async close() {
+      closing = true;
       await Promise.all(apps.map((app) => app.close()));
       await Promise.all([shared.auth.close(), shared.hot.close()]);
       await nc.drain();

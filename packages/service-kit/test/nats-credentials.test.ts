@@ -5,6 +5,7 @@ import { startPrivateNats, testPrefix, type PrivateNats } from '@exchange/testin
 import { bootstrapService } from '../src/bootstrap/bootstrap-service';
 import { ensureStream } from '../src/jetstream/streams';
 import { MessagingModule, NATS_CONNECTION } from '../src/nats/messaging.module';
+import { natsServerOptions } from '../src/nats/nats-servers';
 import { RpcClient } from '../src/nats/rpc-client';
 import { RpcRoute } from '../src/nats/rpc-route';
 
@@ -52,6 +53,10 @@ describe.each([
     app = await start(nats.url.replace('nats://', `nats://${userPart}`));
     const rpc = new RpcClient(client, prefix, 2000);
     expect(await rpc.request('catalog.tags.list.v1', {})).toEqual({ ok: true, data: [expect.objectContaining({ label: `${prefix}_LOGIN` })] });
+  });
+
+  it('does not send them to a tls:// server that offers no TLS', async () => {
+    await expect(connect(natsServerOptions(nats.url.replace('nats://', `tls://${userPart}`)))).rejects.toThrow(/tls/i);
   });
 
   it('is refused by that server without them, as it was when nats.js was handed the URL with its user part', async () => {

@@ -16,7 +16,13 @@ describe('natsServerOptions (NATS_URL)', () => {
   });
 
   it('reads a user part without a password as a token', () => {
-    expect(natsServerOptions('tls://s3cr3t-token@nats.internal:4443')).toEqual({ servers: ['tls://nats.internal:4443'], token: 's3cr3t-token' });
+    expect(natsServerOptions('nats://s3cr3t-token@nats.internal:4443')).toEqual({ servers: ['nats://nats.internal:4443'], token: 's3cr3t-token' });
+  });
+
+  it('requires TLS when a server is tls:// (nats.js then refuses a server that offers none)', () => {
+    expect(natsServerOptions('tls://svc:pw@nats.internal:4443')).toEqual({ servers: ['tls://nats.internal:4443'], user: 'svc', pass: 'pw', tls: {} });
+    expect(natsServerOptions('nats://a:4222,tls://b:4443')).toMatchObject({ tls: {} });
+    expect(natsServerOptions('nats://a:4222')).not.toHaveProperty('tls');
   });
 
   it('takes a comma list, the credentials given on any of its servers holding for all', () => {
@@ -35,6 +41,8 @@ describe('natsServerOptions (NATS_URL)', () => {
     ['nats://nats.internal:4222?tls=true', /no path or query/],
     ['nats://a:4222,', /no empty entry/],
     ['nats://:secret@nats.internal', /password but no user/],
+    ['nats://svc:@nats.internal', /empty password/],
+    ['nats://svc:a,b@nats.internal', /server 1 is not a URL/],
     ['nats://nats.internal:99999', /server 1 is not a URL/],
     ['nats://svc:%E0%A4%A@nats.internal', /not valid percent-encoding/],
   ])('refuses %s', (url, message) => {

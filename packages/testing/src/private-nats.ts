@@ -11,6 +11,8 @@ export interface PrivateNats {
   url: string;
   stop(): Promise<void>;
   start(): Promise<void>;
+  /** Starts it again on the same port and store with another login (stopped first if running). */
+  restartWith(options: { login?: NatsLogin }): Promise<void>;
   /** Stops it for good and removes its JetStream store. */
   close(): Promise<void>;
 }
@@ -39,28 +41,35 @@ export type NatsLogin = { user: string; pass: string; account?: string } | { tok
 export async function startPrivateNats(options: { jetstream?: boolean; login?: NatsLogin } = {}): Promise<PrivateNats> {
   const port = await freePort();
   const store = mkdtempSync(path.join(tmpdir(), 'nats-'));
-  const { login } = options;
-  let args: string[];
-  if (login !== undefined && 'account' in login && login.account !== undefined) {
-    // Accounts are set in a configuration file only.
-    const file = path.join(store, 'nats.conf');
-    writeFileSync(file, accountConfig(port, options.jetstream ? store : undefined, login.account, login));
-    args = ['-c', file];
-  } else {
-    const flags = login === undefined ? [] : 'token' in login ? ['--auth', login.token] : ['--user', login.user, '--pass', login.pass];
-    args = ['-a', '127.0.0.1', '-p', String(port), ...(options.jetstream ? ['-js', '-sd', store] : []), ...flags];
-  }
-  const server = serverProcess(process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server', args, () => listening(port));
+  const serverWith = (login: NatsLogin | undefined) =>
+    serverProcess(process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server', serverArgs(port, store, options.jetstream === true, login), () => listening(port));
+  let server = serverWith(options.login);
   await server.start();
   return {
     url: `nats://127.0.0.1:${port}`,
-    stop: server.stop,
-    start: server.start,
+    stop: () => server.stop(),
+    start: () => server.start(),
+    async restartWith({ login }) {
+      await server.stop();
+      server = serverWith(login);
+      await server.start();
+    },
     async close() {
       await server.stop();
       rmSync(store, { recursive: true, force: true });
     },
   };
+}
+
+function serverArgs(port: number, store: string, jetstream: boolean, login: NatsLogin | undefined): string[] {
+  if (login !== undefined && 'account' in login && login.account !== undefined) {
+    // Accounts are set in a configuration file only.
+    const file = path.join(store, 'nats.conf');
+    writeFileSync(file, accountConfig(port, jetstream ? store : undefined, login.account, login));
+    return ['-c', file];
+  }
+  const flags = login === undefined ? [] : 'token' in login ? ['--auth', login.token] : ['--user', login.user, '--pass', login.pass];
+  return ['-a', '127.0.0.1', '-p', String(port), ...(jetstream ? ['-js', '-sd', store] : []), ...flags];
 }
 
 /** A server on 127.0.0.1:`port` whose one user lives in `account` (JetStream there when given a store). */

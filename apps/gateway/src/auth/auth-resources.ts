@@ -10,7 +10,7 @@ import { KeyRevocations } from './key-revocations';
 import { sayEvictingRedis } from './redis-eviction';
 import { AdmissionStore } from '../http/admission-store';
 
-/** How much longer than the freshness windows a signature is remembered (above). */
+/** How much longer than the freshness windows a signature is remembered: 1 s for a timestamp in seconds, the rest slack. */
 const CLAIM_MARGIN_SECONDS = 5;
 
 /** The settings of authentication, read once from the gateway's environment. */

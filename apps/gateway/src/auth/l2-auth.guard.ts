@@ -119,7 +119,7 @@ function sameBytes(a: Buffer, b: Buffer): boolean {
 @Injectable()
 export class L2Authenticator {
   private readonly logger = new Logger('L2Authenticator');
-  /** Writes this process found fresh and Redis's clock did not, said every 30 s at most. */
+  /** Writes this process found fresh and Redis's clock did not, its clock a second or more off, said every 30 s at most. */
   private readonly clockApart = new ThrottledLog();
 
   constructor(
@@ -207,12 +207,23 @@ export class L2Authenticator {
     if (admitted.claim === 'new' || admitted.claim === 'repeat') return { caller, headers: admitted.headers, replayClaim: admitted.claimKey };
     if (admitted.claim === 'seen' && admitted.kept) return { caller, headers: admitted.headers, replayed: keptFailure(admitted.kept) };
     if (admitted.claim === 'stale') {
-      this.clockApart.occurred((since) =>
-        this.logger.warn(`${since} signed write(s) fresh by this process's clock were stale by Redis's: keep the gateway hosts' clocks in sync (docs/auth.md, "Replay refusal")`),
-      );
+      this.sayClocksApart(admitted.redisNowMs);
       throw refused();
     }
     throw ApiError.of('unauthorized', admitted.claim === 'before-memory' ? BEFORE_MEMORY : REPLAYED);
+  }
+
+  /**
+   * Said when the clocks differ by a second or more: a timestamp at the window's edge may also go stale
+   * while its key is read from the database, which is no fault of a clock.
+   */
+  private sayClocksApart(redisNowMs: number | undefined): void {
+    const offsetMs = redisNowMs === undefined ? 0 : redisNowMs - Date.now();
+    if (Math.abs(offsetMs) < 1_000) return;
+    const how = `${Math.abs(offsetMs)} ms ${offsetMs > 0 ? 'behind' : 'ahead of'} Redis's`;
+    this.clockApart.occurred((since) =>
+      this.logger.warn(`${since} signed write(s) refused as stale by Redis's clock: this process's clock is ${how}; keep the gateway hosts' and Redis's clocks in sync (docs/auth.md, "Replay refusal")`),
+    );
   }
 
   private async lookUp(apiKey: string): Promise<ActiveApiKey | null> {

@@ -63,6 +63,8 @@ export interface KeptAnswer {
 
 export interface AdmissionAnswer {
   claim: ClaimOutcome;
+  /** For a `stale` claim: Redis's clock (unix ms) when it judged, to tell how far the process's is off. */
+  redisNowMs?: number;
   /** Null without buckets, or for a claim that was not new. */
   verdict: BucketVerdict | null;
   /** For a replay (`seen`): the failure its first use was answered, if it was one. */
@@ -121,7 +123,7 @@ function keptAnswerOf(held: number | string | undefined): KeptAnswer | undefined
  * route's set once per run rather than with every request keeps the command small (the arguments of
  * every request cost the gateway CPU to encode). KEYS: the key of the moment the memory is whole
  * from, then per request its claim key if flagged, then its hash if it has buckets. Answers per
- * request: claim outcome (0 seen, 1 new, 2 before that moment, 3 a repeat, 4 stale), admitted, limit, remaining, reset ms,
+ * request: claim outcome (0 seen, 1 new, 2 before that moment, 3 a repeat, 4 stale: then Redis's time in the limit's place), admitted, limit, remaining, reset ms,
  * retry-after ms, and for a replay the answer kept with its claim (status, a newline, the JSON text), if any.
  */
 const ADMIT_SCRIPT = `
@@ -162,7 +164,8 @@ for c = 1, count do
   local kept = nil
   if claimed > 0 then
     local repeat_ms = claimed - 1
-    -- signed_by is the timestamp's last millisecond: one in seconds spans 999 more before it.
+    -- signed_by is the timestamp's last millisecond: one in seconds spans 999 more before it (one in
+    -- milliseconds so gets 999 ms of slack into the future, which the claim's life covers).
     if now - signed_by > skew_ms or signed_by - 999 - now > skew_ms then
       first = 4
     elseif signed_by < since then
@@ -238,6 +241,7 @@ for c = 1, count do
       answer = { first, admitted, best_limit, best_remaining, math.ceil(best_reset), math.ceil(wait) }
     end
   end
+  if first == 4 then answer[3] = now end
   if kept then answer[7] = kept end
   answers[c] = answer
 end
@@ -275,6 +279,7 @@ export class AdmissionStore {
 
   /** `sinceKey`: where the script keeps the moment from which Redis's memory of claims is whole. */
   constructor(redis: Redis, claims: ClaimSettings, sinceKey: string) {
+    if (claims.ttlSeconds * 1_000 < 2 * claims.maxSkewMs + 1_000) throw new Error('a claim must outlive twice the freshness window and a second');
     redis.defineCommand('admitRequests', { lua: ADMIT_SCRIPT });
     redis.defineCommand('keepAnswer', { lua: KEEP_ANSWER_SCRIPT, numberOfKeys: 1 });
     const admitting = redis as AdmittingRedis;
@@ -317,6 +322,7 @@ export class AdmissionStore {
               ? { admitted: admitted === 1, limit: limit!, remaining: remaining!, resetAtMs: resetAtMs!, retryAfterMs: retryAfterMs! }
               : null,
           ...(kept && { kept }),
+          ...(first === 4 && { redisNowMs: limit! }),
         };
       });
     }, MAX_BATCH);

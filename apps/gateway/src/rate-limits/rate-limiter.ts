@@ -142,7 +142,7 @@ export class RateLimiter {
    * An authenticated L2 request: the signature of a write claimed (remembered for twice the L2 window;
    * `seen`: a replay, nothing taken, with the failure its first use was answered if kept; `before-memory`:
    * signed before Redis's memory of claims began, nothing taken; `repeat`: seen within `repeatableForMs`
-   * of its first use, taken again) and the limits of its key's address taken (`items` tokens from the
+   * of its first use, taken again; `stale`: outside the window by Redis's clock, `redisNowMs`) and the limits of its key's address taken (`items` tokens from the
    * per-item buckets).
    * Per address, as upstream's per-signer buckets: an address derives a key for any nonce it signs, and
    * per key each would have multiplied its limits. A failure of Redis is thrown when there is a
@@ -154,7 +154,7 @@ export class RateLimiter {
     route: string,
     write?: { signature: string; signedByMs: number; repeatableForMs?: number },
     items = 1,
-  ): Promise<{ claim: ClaimOutcome; headers: ResponseHeaders; claimKey?: string; kept?: KeptAnswer }> {
+  ): Promise<{ claim: ClaimOutcome; headers: ResponseHeaders; claimKey?: string; kept?: KeptAnswer; redisNowMs?: number }> {
     const buckets = this.bucketsOf(method, route, true);
     if (buckets.length === 0 && write === undefined) return { claim: 'new', headers: {} };
     const claim = write && { key: `${this.settings.keyPrefix}:l2-seen:${apiKey}:${write.signature}`, signedByMs: write.signedByMs, repeatableForMs: write.repeatableForMs };
@@ -187,6 +187,7 @@ export class RateLimiter {
       throw refusal;
     }
     if (answer.claim === 'new' && claim !== undefined) return { claim: 'new', headers, claimKey: claim.key };
+    if (answer.redisNowMs !== undefined) return { claim: answer.claim, headers, redisNowMs: answer.redisNowMs };
     return answer.kept ? { claim: answer.claim, headers, kept: answer.kept } : { claim: answer.claim, headers };
   }
 

@@ -110,12 +110,20 @@ describe('AdmissionStore', () => {
         store.admit({ claim: { key: `${prefix}:seen:${name}`, signedByMs }, bucketsKey: `${prefix}:rl:clock`, buckets: [bucket('b', 5, 60_000)] });
       // Redis runs on this machine: its clock is the test's.
       const now = Date.now();
-      expect(await write('behind', now - MAX_SKEW_MS - 2_000)).toEqual({ claim: 'stale', verdict: null });
-      expect(await write('ahead', now + MAX_SKEW_MS + 3_000)).toEqual({ claim: 'stale', verdict: null });
+      const stale = { claim: 'stale', verdict: null, redisNowMs: expect.any(Number) };
+      const behind = await write('behind', now - MAX_SKEW_MS - 2_000);
+      expect(behind).toEqual(stale);
+      // Redis's clock, for the process to say how far its own is off.
+      expect(Math.abs(behind.redisNowMs! - Date.now())).toBeLessThan(1_000);
+      expect(await write('ahead', now + MAX_SKEW_MS + 3_000)).toEqual(stale);
       expect(await redis.exists(`${prefix}:seen:behind`, `${prefix}:seen:ahead`)).toBe(0);
       expect(await write('now', now)).toMatchObject({ claim: 'new', verdict: { remaining: 4 } });
       // A timestamp in seconds stands for its whole second: its last millisecond may be 999 ms past the window's end.
       expect(await write('second-at-the-edge', now + MAX_SKEW_MS + 999)).toMatchObject({ claim: 'new', verdict: { remaining: 3 } });
+    });
+
+    it('refuse settings under which a claim could expire while its timestamp is still fresh', () => {
+      expect(() => new AdmissionStore(redis, { ttlSeconds: 60, maxSkewMs: 30_000 }, `${prefix}:since`)).toThrow(/outlive twice the freshness window/);
     });
 
     it("keep the first use's time of a repeatable claim when a failure is kept with it", async () => {

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { Body, Controller, Module, Post, Put, UseGuards, type DynamicModule } from '@nestjs/common';
+import { Body, Controller, Logger, Module, Post, Put, UseGuards, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ClobClient } from '@polymarket/clob-client-v2';
@@ -336,6 +336,27 @@ describe('L2 authentication guard', () => {
       await Promise.all([resources.close(), relayed.close()]);
       await relay.close();
     }
+  });
+
+  it("refuses a write stale by Redis's clock though fresh by a process whose clock is behind, and says how far behind", async () => {
+    // A replica 6 s behind accepted, after the claim had expired, a write another had taken (a split made twice).
+    const authenticator = new L2Authenticator(echoResources, new ApiKeysService(echoResources, new ApiKeyRepository(echoResources)), RateLimiter.fromEnv(gw.env, echoResources, { warn: () => undefined }));
+    const raw = { socket: { remoteAddress: '127.0.0.1' }, headers: {} } as unknown as IncomingMessage;
+    const signedAt = (timestamp: number) => ({ raw, method: 'POST', url: '/x', headers: lowerCased(l2Headers(creds, wallet.address, { method: 'POST', path: '/x', timestamp: String(timestamp) })) });
+    const realNow = Date.now.bind(Date);
+    const warnings: string[] = [];
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation((message: unknown) => void warnings.push(String(message)));
+    const clock = jest.spyOn(Date, 'now').mockImplementation(() => realNow() - 6_000);
+    try {
+      // 33 s old by Redis's clock (this machine's), 27 s by the process's.
+      await expect(authenticator.authenticate(signedAt(realNow() - (L2_WINDOW_SECONDS + 3) * 1_000), '/x')).rejects.toMatchObject({ failure: { status: 401, body: L2_REFUSED } });
+      // Fresh by both: the process's clock alone refuses nothing.
+      await expect(authenticator.authenticate(signedAt(realNow()), '/x')).resolves.toMatchObject({ caller: { apiKey: creds.apiKey } });
+    } finally {
+      clock.mockRestore();
+      warn.mockRestore();
+    }
+    expect(warnings).toEqual([expect.stringMatching(/^1 signed write\(s\) refused as stale by Redis's clock: this process's clock is (59\d\d|6\d\d\d) ms behind Redis's/)]);
   });
 
   it('answers 503 rather than deciding when the database or Redis is unreachable', async () => {

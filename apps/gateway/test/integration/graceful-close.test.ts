@@ -24,6 +24,7 @@ function readAll(socket: Socket): Promise<string> {
 describe('a gateway closing with connections still open', () => {
   let gw: AuthGateway;
   let nc: NatsConnection;
+  let closed = false;
 
   beforeAll(async () => {
     gw = await startAuthGateway('gw_close');
@@ -31,6 +32,7 @@ describe('a gateway closing with connections still open', () => {
   });
   afterAll(async () => {
     await nc?.close();
+    if (!closed) await gw?.close();
   });
 
   it('answers a request arriving on a busy connection during the close as usual, with Connection: close', async () => {
@@ -46,7 +48,8 @@ describe('a gateway closing with connections still open', () => {
     socket.write('GET /tags HTTP/1.1\r\nHost: x\r\nx-request-id: first\r\n\r\n');
     await until(async () => (held.length === 1 ? true : undefined), 5_000, 'the first request forwarded');
 
-    const closed = gw.close();
+    closed = true;
+    const closing = gw.close();
     // The close has begun (idle connections are dropped, no new ones taken); this one is busy.
     await new Promise((resolve) => setTimeout(resolve, 100));
     socket.write('GET /tags HTTP/1.1\r\nHost: x\r\nx-request-id: second\r\n\r\n');
@@ -56,7 +59,7 @@ describe('a gateway closing with connections still open', () => {
     answer(held[1]!);
 
     const text = await received;
-    await closed;
+    await closing;
     service.unsubscribe();
     const answers = text.split(/(?=HTTP\/1\.1 \d{3} )/);
     expect(answers).toHaveLength(2);

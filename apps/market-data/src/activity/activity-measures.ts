@@ -2,7 +2,7 @@ import { UNIT, type TradeEvent } from '@exchange/contracts';
 import type { L2Book } from '../books/l2-book';
 
 /**
- * What a trade adds to its market's volume: the collateral its taker paid or received, base units.
+ * What a trade adds to its market's volume: the value of its fills at their prices (before the fee), base units.
  * Events of versions before it was published carry only the taker's average price, rounded to a base
  * unit: size x price is within half a base unit per share of it.
  */

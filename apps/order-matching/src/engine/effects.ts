@@ -12,7 +12,7 @@ export interface MoneyMove {
   amount: number;
   /** For redemptions: the collateral paid out. */
   payout: number;
-  /** The operator's reference of a deposit or withdrawal, when it gave one. */
+  /** The reference the operator (deposit, withdrawal) or the trader (split, merge) gave it, if any. */
   reference?: string;
 }
 

@@ -1,7 +1,7 @@
 import type { ConnectionOptions } from 'nats';
 
 /** Where NATS is and how to log in to it: nats.js' connection options read from one `NATS_URL`. */
-export type NatsServerOptions = Pick<ConnectionOptions, 'servers' | 'user' | 'pass' | 'token'>;
+export type NatsServerOptions = Pick<ConnectionOptions, 'servers' | 'user' | 'pass' | 'token' | 'tls'>;
 
 const SCHEMES = new Set(['nats:', 'tls:']);
 
@@ -10,8 +10,10 @@ const SCHEMES = new Set(['nats:', 'tls:']);
  * URL's user part, as for PostgreSQL and Redis: `nats://user:password@host:4222` or `nats://token@host:4222`.
  * nats.js ignores that part, so a NATS server that asks for credentials refused every service with
  * "Authorization Violation" whatever the URL said. The addresses are passed on without it, so the password
- * stays out of nats.js' connection errors too. The scheme does not choose TLS: nats.js uses it when the
- * server asks for it. Throws, without the credentials in the message, when a URL cannot be used.
+ * stays out of nats.js' connection errors too. nats.js uses TLS whenever the server requires or offers it;
+ * a `tls://` server makes it required (`tls: {}`): a server, or anything between, that offers none is
+ * refused instead of sent the password in the clear. An empty password (`user:@`) is refused rather than
+ * read as a token. Throws, without the credentials in the message, when a URL cannot be used.
  */
 export function natsServerOptions(natsUrl: string): NatsServerOptions {
   const entries = natsUrl.split(',').map((entry) => entry.trim());
@@ -20,8 +22,10 @@ export function natsServerOptions(natsUrl: string): NatsServerOptions {
   const logins = new Set<string>();
   let login: Pick<NatsServerOptions, 'user' | 'pass' | 'token'> = {};
   entries.forEach((entry, index) => {
-    const url = parsed(entry.includes('://') ? entry : `nats://${entry}`, index);
+    const written = entry.includes('://') ? entry : `nats://${entry}`;
+    const url = parsed(written, index);
     if (url.username || url.password) {
+      if (/^[a-z]+:\/\/[^@/]*:@/i.test(written)) throw new Error(`NATS_URL's server ${index + 1} has an empty password`);
       login = credentials(url, index);
       logins.add(JSON.stringify(login));
     }
@@ -29,7 +33,8 @@ export function natsServerOptions(natsUrl: string): NatsServerOptions {
   });
   // nats.js logs in to every server of the list with one set of credentials.
   if (logins.size > 1) throw new Error('NATS_URL gives different credentials for its servers: nats.js uses one set for all of them');
-  return { servers, ...login };
+  const tls = servers.some((server) => server.startsWith('tls:')) ? { tls: {} } : {};
+  return { servers, ...login, ...tls };
 }
 
 function parsed(entry: string, index: number): URL {

@@ -5,6 +5,7 @@ import { RPC_HEADERS } from '@exchange/contracts';
 import { errorMessage } from '../logging/error-message';
 import { requestContext } from '../logging/request-context';
 import { LargePayloads, PARTS_HEADER } from './large-payloads';
+import { exitWhenClosedForGood } from './closed-for-good';
 import { natsServerOptions } from './nats-servers';
 import { prefixed } from './subjects';
 
@@ -63,13 +64,13 @@ export class PrefixedNatsServer extends ServerNats {
   override start(callback: (err?: unknown, ...optionalParams: unknown[]) => void): void {
     const client = this.unwrap<NatsConnection>();
     this.bindEvents(client);
-    // Closed other than by close(): a fatal error (reconnection never gives up). A service that takes no
-    // requests must not look alive, so it exits and its supervisor starts it again.
-    void client.closed().then((error) => {
-      if (this.closing) return;
-      this.logger.error(`the NATS connection that serves requests closed for good (${String(error ?? 'no error')}); exiting`);
-      process.exit(1);
-    });
+    exitWhenClosedForGood(
+      client,
+      'the NATS connection that serves requests',
+      () => this.closing,
+      (message) => this.logger.error(message),
+      () => process.exit(1),
+    );
     client.flush().then(() => callback(), callback);
   }
 
