@@ -25,8 +25,7 @@ export function natsServerOptions(natsUrl: string): NatsServerOptions {
     const written = entry.includes('://') ? entry : `nats://${entry}`;
     const url = parsed(written, index);
     if (url.username || url.password) {
-      if (/^[a-z]+:\/\/[^@/]*:@/i.test(written)) throw new Error(`NATS_URL's server ${index + 1} has an empty password`);
-      login = credentials(url, index);
+      login = credentials(written, url, index);
       logins.add(JSON.stringify(login));
     }
     servers.push(`${url.protocol}//${url.host}`);
@@ -52,8 +51,12 @@ function parsed(entry: string, index: number): URL {
   return url;
 }
 
-/** A user and a password, or a token alone (nats-server's `--user`/`--pass` or `--auth`). */
-function credentials(url: URL, index: number): Pick<NatsServerOptions, 'user' | 'pass' | 'token'> {
+/**
+ * A user and a password, or a token alone (nats-server's `--user`/`--pass` or `--auth`). `written` is the
+ * entry as given: the parsed URL tells `user:@` (refused) from `user@` (a token) no more.
+ */
+function credentials(written: string, url: URL, index: number): Pick<NatsServerOptions, 'user' | 'pass' | 'token'> {
+  if (/^[a-z]+:\/\/[^@/]*:@/i.test(written)) throw new Error(`NATS_URL's server ${index + 1} has an empty password`);
   let user: string;
   let pass: string;
   try {
