@@ -31,6 +31,11 @@ export interface Stack {
   restart(name: AppName, signal?: NodeJS.Signals, whileDown?: () => Promise<void>): Promise<void>;
   /** The running process of an app. */
   process(name: AppName): AppProcess;
+  /**
+   * Starts a second process of an app on the same database and NATS prefix, with a health port of its
+   * own (for order-matching: a second engine), without waiting for it; `stop` ends it too.
+   */
+  startAnother(name: Exclude<AppName, 'gateway'>): Promise<{ app: AppProcess; health: string }>;
   /** The database an app runs on. */
   databaseUrl(name: AppName): string;
   stop(): Promise<void>;
@@ -97,6 +102,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     },
   };
   const running = new Map<AppName, AppProcess>();
+  const others: AppProcess[] = [];
   const start = async (name: AppName) => {
     const app = spawnApp(REPO_ROOT, name, specs[name].env);
     running.set(name, app);
@@ -125,9 +131,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       await start(name);
     },
     process: (name) => running.get(name)!,
+    async startAnother(name) {
+      const port = await freePort();
+      const app = spawnApp(REPO_ROOT, name, { ...specs[name].env, HEALTH_PORT: String(port) });
+      others.push(app);
+      return { app, health: `http://127.0.0.1:${port}/healthz` };
+    },
     databaseUrl: (name) => databases[name],
     async stop() {
-      await Promise.all([...running.values()].map((a) => a.stop()));
+      await Promise.all([...running.values(), ...others].map((a) => a.stop()));
       for (const url of Object.values(databases)) await dropDatabase(url);
       if (options.natsUrl === undefined) await deleteStreams(prefix);
       await deleteRunKeys(prefix);

@@ -1,5 +1,5 @@
 import type { MatchingEvent, MatchingEventBatch } from '@exchange/contracts';
-import { readStream, until } from '@exchange/testing';
+import { readStream, until, waitHealthy } from '@exchange/testing';
 import { json } from '../src/http';
 import { expectLedgerBalanced } from '../src/ledger';
 import { oneMarket } from '../src/markets';
@@ -109,5 +109,30 @@ describe('SIGKILL of order-matching during a stream of orders', () => {
     await stack.restart('order-matching', 'SIGKILL');
     expect(await openOrders()).toEqual(before);
     expect(await expectLedgerBalanced(stack)).toEqual(audit);
+  });
+
+  it('a second engine started on the same database waits while the first runs, and takes over once the first is killed', async () => {
+    const { app: second, health } = await stack.startAnother('order-matching');
+    await until(async () => (second.output().includes("another engine writes this database's journal") ? true : undefined), 30_000, 'the second engine to wait');
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(await fetch(health).then((r) => r.status, () => 'not listening')).toBe('not listening');
+
+    // The first still trades, and still learns of new markets: the second left its catalog consumer alone.
+    const ask = await traders[0]!.request('POST', '/order', await traders[0]!.order({ tokenId: yes, side: 'SELL', shares: 5_000_000n, collateral: u(97) * 5n }));
+    expect(ask.body).toMatchObject({ success: true, status: 'live' });
+    const later = await oneMarket(stack, 'kill-test-later', { outcomes: ['Yes', 'No'], tickSize: '0.01', minOrderSize: '5', negRisk: false });
+    await until(
+      async () => ((await traders[0]!.request('GET', `/balance-allowance?asset_type=CONDITIONAL&token_id=${later.tokens[0]}`)).status === 200 ? true : undefined),
+      20_000,
+      'the first engine to learn of a new market',
+    );
+
+    await stack.process('order-matching').stop('SIGKILL');
+    await waitHealthy(health, second, 30_000);
+    // The second holds the books (the ask rests there) and trades.
+    expect((await traders[0]!.request('GET', `/data/order/${ask.body.orderID}`)).body).toMatchObject({ status: 'LIVE' });
+    const bid = await traders[1]!.request('POST', '/order', await traders[1]!.order({ tokenId: yes, side: 'BUY', shares: 5_000_000n, collateral: u(97) * 5n }));
+    expect(bid.body).toMatchObject({ success: true, status: 'matched' });
+    await expectLedgerBalanced(stack);
   });
 });

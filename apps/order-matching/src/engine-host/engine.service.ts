@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import type { Pool } from 'pg';
@@ -10,7 +11,7 @@ import { restateBooks } from '../engine/restated-books';
 import { runAt } from '../engine/run-at';
 import { EngineState } from '../engine/engine-state';
 import { GroupCommit } from '../journal/group-commit';
-import { journalConnection } from '../journal/journal-connection';
+import { JournalSession } from '../journal/journal-session';
 import { loadState } from '../journal/state-loader';
 import { UuidV7Source } from '../journal/time-ordered-ids';
 import { ExpiryTimer } from './expiry-timer';
@@ -26,9 +27,10 @@ export const FATAL_HANDLER = Symbol('FATAL_HANDLER');
 export type FatalHandler = (error: unknown) => void;
 
 /**
- * Hosts the engine: loads it from the database at start (waiting for the database while it is
- * unavailable, each attempt into a fresh state), runs each command against it in arrival order (one
- * writer), and answers only after the command's effects are committed (group commit).
+ * Hosts the engine: takes the journal (one engine per database: JournalSession), loads the engine from
+ * the database (waiting for the database while it is unavailable, each attempt into a fresh state),
+ * runs each command against it in arrival order (one writer), and answers only after the command's
+ * effects are committed (group commit).
  */
 @Injectable()
 export class EngineService implements OnModuleInit, OnApplicationShutdown {
@@ -37,12 +39,15 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
   private current: EngineState;
   private readonly newState: () => EngineState;
   readonly pool: Pool;
-  private readonly journal: Pool;
+  private readonly journal: JournalSession;
   private readonly commits: GroupCommit;
   private relay?: OutboxRelay;
   private outbox?: MatchingOutboxStore;
   private readonly ordersVacuum: TableVacuum;
   private timer?: NodeJS.Timeout;
+  private markLoaded!: () => void;
+  /** Resolves once this engine holds the journal and has loaded its state (the heartbeat sessions wait for it). */
+  readonly loaded = new Promise<void>((resolve) => (this.markLoaded = resolve));
   /** Tasks run once a second (the outbox's checkpoint, heartbeats). */
   private readonly ticks: ((now: number) => void)[] = [];
   private readonly expiry = new ExpiryTimer(
@@ -70,7 +75,7 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
       });
     this.current = this.newState();
     this.pool = pgPool('queries', { connectionString: env.DATABASE_URL, max: env.DB_POOL_SIZE });
-    this.journal = journalConnection(env.DATABASE_URL);
+    this.journal = new JournalSession(env.DATABASE_URL, `${hostname()} pid ${process.pid}`);
     this.commits = new GroupCommit(this.journal, onFatal);
     this.ordersVacuum = new TableVacuum(this.pool, 'orders', ORDERS_VACUUM_AFTER_ROWS);
     health.add('journal', () => (this.commits.failing === undefined ? undefined : `cannot write, trying again: ${errorMessage(this.commits.failing)}`));
@@ -82,6 +87,8 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onModuleInit(): Promise<void> {
+    // Before anything is read or written, the catalog's consumer included (it starts after this).
+    await untilDatabaseAvailable(this.logger, 'taking the journal', () => this.journal.claim());
     const { state, loaded } = await untilDatabaseAvailable(this.logger, 'loading the engine', async () => {
       const fresh = this.newState();
       return { state: fresh, loaded: await loadState(this.pool, fresh) };
@@ -91,6 +98,7 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
       this.state.postOnlyUntil = Date.now() + this.env.POST_ONLY_AFTER_RESTART_SECONDS * 1000;
     }
     this.logger.log(`engine loaded: ${this.state.markets.size} markets, ${loaded.openOrders} resting orders`);
+    this.markLoaded();
     this.outbox = new MatchingOutboxStore(this.pool);
     this.relay = new OutboxRelay(this.nc, this.messaging.NATS_PREFIX, this.outbox, {
       ...MATCHING_STREAM,

@@ -50,7 +50,9 @@ export class HeartbeatsService implements OnModuleInit, OnModuleDestroy {
   }
 
   async onModuleInit(): Promise<void> {
-    // Beside the engine's load (Nest starts a module's providers together), and as it does, waiting for the database.
+    // After the engine's load (Nest starts a module's providers together): an engine waiting for another
+    // to stop must neither read the other's sessions nor end any.
+    await this.engine.loaded;
     const stored = await untilDatabaseAvailable(this.logger, 'loading heartbeat sessions', () =>
       this.engine.pool.query<{ api_key: string; address: string; id: string }>('SELECT api_key, address, id FROM heartbeat_sessions'),
     );

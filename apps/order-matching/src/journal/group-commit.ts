@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from '@nestjs/common';
-import type { Pool } from 'pg';
 import { DistinctFailures, errorMessage, NothingDoneError, OutcomeUnknownError } from '@exchange/service-kit';
 import type { Effects } from '../engine/effects';
 import { writeBatch, type WrittenBatch } from './journal-sql';
+import { JournalTakenError, type Queryable } from './journal-session';
 import { timeOrderedHash } from './time-ordered-ids';
 import { leftNothingWritten } from './unwritten-failures';
 
@@ -42,7 +42,7 @@ export class GroupCommit {
   onCommitted: (written: WrittenBatch) => void = () => undefined;
 
   constructor(
-    private readonly pool: Pool,
+    private readonly pool: Queryable,
     private readonly onFatal: (error: unknown) => void,
   ) {}
 
@@ -94,8 +94,10 @@ export class GroupCommit {
         // The batch may have committed: not "the database is unavailable; retry shortly", which would invite
         // a second order. What queued behind it was never written, and no new command runs (`failing`):
         // both are told so whatever the failure was (its own error was a 500 when it was a bug).
-        const unknown = new OutcomeUnknownError('could not tell whether its journal write committed', { cause: error });
         const notWritten = new NothingDoneError('the matching engine restarts after a failed journal write', { cause: error });
+        // Taken by another engine: the statement never left.
+        const unknown =
+          error instanceof JournalTakenError ? notWritten : new OutcomeUnknownError('could not tell whether its journal write committed', { cause: error });
         for (const w of waiters) w.reject(unknown);
         for (const w of this.waiters) w.reject(notWritten);
         this.parts = [];

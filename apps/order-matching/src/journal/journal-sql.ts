@@ -1,5 +1,5 @@
-import type { Pool } from 'pg';
 import type { OutboxRecord } from '@exchange/service-kit';
+import type { Queryable } from './journal-session';
 import type { Effects, MoneyMove } from '../engine/effects';
 import type { BalanceRow } from '../engine/ledger';
 import type { OrderState, TradeRecord } from '../engine/model';
@@ -12,7 +12,7 @@ import { outboxMessages, type OutboxMessages } from './event-messages';
  * each paid a speculative insertion (an index probe first, a confirmation record in the WAL after).
  * A single statement is atomic by itself, so a batch costs one round trip and one commit whatever its
  * size; its text never changes, so it is a named prepared statement, planned once per connection on the
- * journal's connection (journal-connection.ts). Empty arrays insert nothing.
+ * journal's connection (journal-session.ts). Empty arrays insert nothing.
  * The outbox payload is stored as text compressed with lz4: it is the published message exactly, read
  * back only after a crash and deleted within a second (as jsonb it was parsed and compressed with pglz,
  * a quarter of the statement's time; uncompressed, it was most of the journal's WAL after the orders).
@@ -163,7 +163,7 @@ export interface WrittenBatch {
 }
 
 /** Writes a batch; answers its outbox rows (ids with the subjects and messages, in order) for the relay's fast path. */
-export async function writeBatch(pool: Pool, batchId: string, commands: number, parts: Effects[]): Promise<WrittenBatch> {
+export async function writeBatch(pool: Queryable, batchId: string, commands: number, parts: Effects[]): Promise<WrittenBatch> {
   const { values, messages, orders, updatedOrders } = batchParameters(batchId, commands, parts);
   const result = await pool.query<{ outbox_ids: string[] }>({ name: 'write-batch', text: WRITE_BATCH, values });
   for (const order of orders) order.journaled = true;

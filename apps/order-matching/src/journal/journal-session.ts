@@ -1,0 +1,176 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Logger } from '@nestjs/common';
+import { Client, type QueryConfig, type QueryResult, type QueryResultRow } from 'pg';
+import { errorMessage } from '@exchange/service-kit';
+
+/**
+ * The advisory lock that makes one engine the journal's only writer (advisory locks belong to their
+ * database, so each deployment's engine has its own). Not Prisma's migration lock, 72707369.
+ */
+export const JOURNAL_LOCK_KEY = 5_287_311_041_903_119n;
+
+/** Raised every time a writer takes the journal; a session that lost its connection checks it is still its own. */
+const EPOCH_KEY = 'journal-epoch';
+
+/** How often a waiting engine tries the lock again, and says again who holds it. */
+const RETRY_MS = 1_000;
+const REPORT_EVERY_MS = 60_000;
+
+/** What the journal's statements need; a pg Pool has it too (tests write batches through one). */
+export interface Queryable {
+  query<R extends QueryResultRow>(config: QueryConfig): Promise<QueryResult<R>>;
+}
+
+/**
+ * Another engine took the journal while this one's connection was down: this one must stop writing and
+ * exit. Its batch was not written (the statement never left).
+ */
+export class JournalTakenError extends Error {}
+
+/**
+ * The journal's own connection, which holds the journal's advisory lock: a second engine on the same
+ * database (a force-deleted pod's replacement, a compose scaled to two) waits at start until the first
+ * is gone, instead of deleting the first's catalog consumer and writing beside it (found by a deployment
+ * probe: two engines evicted each other in a loop). Each claim raises the epoch in `settings`; a
+ * connection lost later is opened again only if the lock can be taken back and the epoch is still this
+ * engine's, so that an engine cut off from the database never writes after another took over, even one
+ * that has stopped again since.
+ *
+ * Group commit writes one batch at a time, so one connection is enough, and a write never waits for a
+ * pooled connection held by a query or a checkpoint. Its statements run on a generic plan: PostgreSQL's
+ * default planned the batch statement again at every execution (a custom plan sees each array's length
+ * and so always looked cheaper), a fifth of the journal's CPU (docs/performance.md, seventh session). It
+ * stays open when idle: a pool that closed it after 10 s had to connect again for the next batch, which
+ * fails while the server is out of connections (found by a resource probe).
+ */
+export class JournalSession implements Queryable {
+  private readonly logger = new Logger(JournalSession.name);
+  private client?: Promise<Client>;
+  private epoch?: string;
+  /** Set by `end`: a claim still waiting gives up. */
+  private ended = false;
+
+  /** `holder` names this process in `pg_stat_activity` (application_name), for an operator looking for it. */
+  constructor(
+    private readonly databaseUrl: string,
+    private readonly holder: string,
+  ) {}
+
+  /** The epoch this engine's claim set; undefined before `claim`. */
+  get claimedEpoch(): string | undefined {
+    return this.epoch;
+  }
+
+  /**
+   * Waits until no other session holds the journal's lock, takes it and raises the epoch. Fails like a
+   * query when the database is unavailable (the caller waits for it: untilDatabaseAvailable).
+   */
+  async claim(): Promise<void> {
+    let reportedAt = -Infinity;
+    for (;;) {
+      if (this.ended) throw new Error('the journal session was ended while it waited for the journal');
+      const client = await this.open();
+      try {
+        if (await this.tryLock(client)) {
+          const epoch = await client.query<{ value: string }>(
+            `INSERT INTO settings (key, value) VALUES ('${EPOCH_KEY}', '1')
+             ON CONFLICT (key) DO UPDATE SET value = (settings.value::bigint + 1)::text RETURNING value`,
+          );
+          this.epoch = epoch.rows[0]!.value;
+          this.adopt(client);
+          if (reportedAt > -Infinity) this.logger.log('took the journal: the other engine is gone');
+          return;
+        }
+        if (Date.now() - reportedAt >= REPORT_EVERY_MS) {
+          reportedAt = Date.now();
+          this.logger.warn(`another engine writes this database's journal (${await this.lockHolder(client)}); waiting until it stops`);
+        }
+      } catch (error) {
+        await client.end().catch(() => undefined);
+        throw error;
+      }
+      await client.end().catch(() => undefined);
+      await sleep(RETRY_MS);
+    }
+  }
+
+  async query<R extends QueryResultRow>(config: QueryConfig): Promise<QueryResult<R>> {
+    const client = await (this.client ??= this.reopen());
+    return client.query<R>(config);
+  }
+
+  async end(): Promise<void> {
+    this.ended = true;
+    const client = this.client;
+    this.client = undefined;
+    if (client) await (await client.catch(() => undefined))?.end();
+  }
+
+  /** After a lost connection: the lock again, and no claim by another engine meanwhile. */
+  private async reopen(): Promise<Client> {
+    try {
+      if (this.epoch === undefined) throw new Error('the journal was not claimed');
+      const client = await this.open();
+      try {
+        const locked = await this.tryLock(client);
+        const epoch = (await client.query<{ value: string }>(`SELECT value FROM settings WHERE key = '${EPOCH_KEY}'`)).rows[0]?.value;
+        if (!locked) throw new JournalTakenError("another engine holds the journal's lock");
+        if (epoch !== this.epoch) throw new JournalTakenError(`another engine wrote the journal meanwhile (epoch ${epoch}, this engine's ${this.epoch})`);
+      } catch (error) {
+        await client.end().catch(() => undefined);
+        throw error;
+      }
+      this.logger.log("journal connection open again, still this engine's");
+      return this.adopt(client);
+    } catch (error) {
+      this.client = undefined;
+      throw error;
+    }
+  }
+
+  private async open(): Promise<Client> {
+    const client = new Client({
+      connectionString: this.databaseUrl,
+      application_name: `order-matching journal ${this.holder}`.slice(0, 63),
+      options: '-c plan_cache_mode=force_generic_plan -c jit=off',
+    });
+    // Until adopted, a failure reaches the caller through the query it breaks.
+    client.on('error', () => undefined);
+    await client.connect();
+    return client;
+  }
+
+  /** Kept as the journal's connection until it fails; the next query opens another (`reopen`). */
+  private adopt(client: Client): Client {
+    const promise = Promise.resolve(client);
+    this.client = promise;
+    const drop = (why: string) => {
+      if (this.client !== promise) return;
+      this.client = undefined;
+      this.logger.warn(`lost the journal connection (${why}); the next batch opens another`);
+      client.end().catch(() => undefined);
+    };
+    client.on('error', (error) => drop(errorMessage(error)));
+    client.on('end', () => drop('ended'));
+    return client;
+  }
+
+  private async tryLock(client: Client): Promise<boolean> {
+    const result = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [JOURNAL_LOCK_KEY.toString()]);
+    return result.rows[0]!.locked;
+  }
+
+  /** Who holds the lock, from pg_stat_activity: what an operator needs to find it (or end its session). */
+  private async lockHolder(client: Client): Promise<string> {
+    const key = JOURNAL_LOCK_KEY;
+    const result = await client.query<{ pid: number; name: string; address: string | null; since: string }>(
+      `SELECT a.pid, a.application_name AS name, a.client_addr::text AS address, a.backend_start::text AS since
+         FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+        WHERE l.locktype = 'advisory' AND l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+          AND l.classid = $1 AND l.objid = $2 AND l.objsubid = 1`,
+      [String(key >> 32n), String(key & 0xffffffffn)],
+    );
+    const row = result.rows[0];
+    return row ? `PostgreSQL backend ${row.pid}, "${row.name}" from ${row.address ?? 'a local socket'} since ${row.since}` : 'it has just let go';
+  }
+}

@@ -1,0 +1,138 @@
+import path from 'node:path';
+import { Pool } from 'pg';
+import { createTestDatabase, dropDatabase, NothingDoneError } from '@exchange/service-kit';
+import { eventually, sleep } from '@exchange/testing';
+import { FATAL_EXIT_DELAY_MS, GroupCommit } from '../../src/journal/group-commit';
+import { JournalSession, JournalTakenError } from '../../src/journal/journal-session';
+import { fund, newEngine, traderOf } from '../support/engine-fixture';
+
+/** The journal's connection on a fresh database: one writer at a time, one connection, a generic plan. */
+describe('JournalSession', () => {
+  let url: string;
+  let admin: Pool;
+  const sessions: JournalSession[] = [];
+  const session = (name: string) => {
+    const created = new JournalSession(url, name);
+    sessions.push(created);
+    return created;
+  };
+  const backendOf = async (journal: JournalSession) => (await journal.query<{ pid: number }>({ text: 'SELECT pg_backend_pid() AS pid' })).rows[0]!.pid;
+  /** What an operator's pg_terminate_backend or a network cut does to an engine's connection. */
+  const cutOff = async (pid: number) => {
+    await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+    await eventually(async () => (await admin.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [pid])).rowCount === 0, 'the backend to end');
+    // The client sees the socket close on its next turns.
+    await sleep(100);
+  };
+
+  beforeAll(async () => {
+    url = await createTestDatabase(path.join(__dirname, '../..'), 'journalsession');
+    admin = new Pool({ connectionString: url, max: 1 });
+  });
+  afterEach(async () => {
+    await Promise.all(sessions.splice(0).map((s) => s.end()));
+  });
+  afterAll(async () => {
+    await admin.end();
+    await dropDatabase(url);
+  });
+
+  it('lets one engine at a time take the journal: a second waits until the first stops, then claims with the next epoch', async () => {
+    const first = session('first');
+    await first.claim();
+    let secondClaimed = false;
+    const second = session('second');
+    const claim = second.claim().then(() => (secondClaimed = true));
+    await sleep(2_500);
+    expect(secondClaimed).toBe(false);
+    // The operator can find the holder by the name it gives itself.
+    const holders = await admin.query<{ name: string }>(
+      "SELECT a.application_name AS name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted",
+    );
+    expect(holders.rows).toEqual([{ name: 'order-matching journal first' }]);
+
+    await first.end();
+    await claim;
+    expect(second.claimedEpoch).toBe(String(Number(first.claimedEpoch) + 1));
+    expect((await second.query<{ n: number }>({ text: 'SELECT 1 AS n' })).rows).toEqual([{ n: 1 }]);
+  });
+
+  it('opens a lost connection again while the journal is still its own', async () => {
+    const journal = session('alone');
+    await journal.claim();
+    const before = await backendOf(journal);
+    await cutOff(before);
+    const after = await backendOf(journal);
+    expect(after).not.toBe(before);
+    // It holds the lock again: another engine still waits.
+    const other = session('other');
+    let claimed = false;
+    void other.claim().then(
+      () => (claimed = true),
+      () => undefined,
+    );
+    await sleep(1_500);
+    expect(claimed).toBe(false);
+  });
+
+  it('writes nothing more once another engine took the journal while its connection was down, even one that stopped since', async () => {
+    const old = session('old');
+    await old.claim();
+    await cutOff(await backendOf(old));
+    const successor = session('successor');
+    await successor.claim();
+
+    const write = { text: "INSERT INTO settings (key, value) VALUES ('written-by-old', 'yes')" };
+    await expect(old.query(write)).rejects.toThrow(new JournalTakenError("another engine holds the journal's lock"));
+    await successor.end();
+    await expect(old.query(write)).rejects.toThrow(
+      new JournalTakenError(`another engine wrote the journal meanwhile (epoch ${successor.claimedEpoch}, this engine's ${old.claimedEpoch})`),
+    );
+    expect((await admin.query("SELECT 1 FROM settings WHERE key = 'written-by-old'")).rowCount).toBe(0);
+    // The refused engine let the lock go again: a third claims at once.
+    const third = session('third');
+    await third.claim();
+  });
+
+  it("tells the commands of an engine whose journal was taken that nothing was done, and ends the process after their answers", async () => {
+    const old = session('old-engine');
+    await old.claim();
+    await cutOff(await backendOf(old));
+    await session('new-engine').claim();
+    const fatal: unknown[] = [];
+    const commits = new GroupCommit(old, (error) => void fatal.push(error));
+    const state = newEngine();
+    fund(state, traderOf(1), '10');
+    const outcome = await commits.commit(state.takeEffects()).catch((error: unknown) => error);
+    expect(outcome).toBeInstanceOf(NothingDoneError);
+    expect((outcome as Error).cause).toBeInstanceOf(JournalTakenError);
+    expect(commits.failing).toBe(outcome);
+    await sleep(FATAL_EXIT_DELAY_MS + 100);
+    expect(fatal).toEqual([(outcome as Error).cause]);
+    expect((await admin.query('SELECT 1 FROM batches')).rowCount).toBe(0);
+  });
+
+  it('plans a named statement over arrays once, generically, instead of at every execution', async () => {
+    const journal = session('plans');
+    await journal.claim();
+    // The shape of the batch statement: arrays unnested; a custom plan would know each array's length.
+    const statement = { name: 'unnest-count', text: 'SELECT count(*)::int AS n FROM UNNEST($1::text[]) AS u(id) WHERE u.id <> $2' };
+    for (const size of [0, 1, 3, 8, 2, 5, 13]) {
+      const ids = Array.from({ length: size }, (_, i) => `id-${i}`);
+      const result = await journal.query<{ n: number }>({ ...statement, values: [ids, 'id-0'] });
+      expect(result.rows[0]!.n).toBe(Math.max(0, size - 1));
+    }
+    const plans = await journal.query<{ generic: string; custom: string }>({
+      text: `SELECT generic_plans::text AS generic, custom_plans::text AS custom FROM pg_prepared_statements WHERE name = 'unnest-count'`,
+    });
+    expect(plans.rows).toEqual([{ generic: '7', custom: '0' }]);
+  });
+
+  it('is a single connection: one backend answers every query', async () => {
+    const journal = session('single');
+    await journal.claim();
+    const pids = [];
+    for (let i = 0; i < 4; i++) pids.push(await backendOf(journal));
+    expect(new Set(pids).size).toBe(1);
+  });
+});
