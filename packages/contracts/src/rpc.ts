@@ -151,6 +151,56 @@ export const rpcContract = {
 } as const;
 
 export type RpcSubject = keyof typeof rpcContract;
+
+/**
+ * The subjects that change nothing. A request to one that goes unanswered can be sent again as it is;
+ * any other subject's may have been carried out (the RPC client's timeout answer says which). A subject
+ * missing here is only told to check before retrying, so the list names reads, not writes.
+ */
+export const READ_ONLY_SUBJECTS: ReadonlySet<RpcSubject> = new Set<RpcSubject>([
+  'catalog.events.list.v1',
+  'catalog.events.get.v1',
+  'catalog.markets.get.v1',
+  'catalog.tags.list.v1',
+  'catalog.search.v1',
+  'catalog.admin.imports.get.v1',
+  'catalog.admin.sites.list.v1',
+  'marketdata.markets.get.v1',
+  'marketdata.markets.list.v1',
+  'marketdata.sampling-markets.list.v1',
+  'marketdata.simplified-markets.list.v1',
+  'marketdata.sampling-simplified-markets.list.v1',
+  'marketdata.clob-market.get.v1',
+  'marketdata.markets-by-token.v1',
+  'marketdata.fee-rate.v1',
+  'marketdata.tick-size.v1',
+  'marketdata.neg-risk.v1',
+  'marketdata.book.v1',
+  'marketdata.books.v1',
+  'marketdata.price.v1',
+  'marketdata.prices.v1',
+  'marketdata.midpoint.v1',
+  'marketdata.midpoints.v1',
+  'marketdata.spread.v1',
+  'marketdata.spreads.v1',
+  'marketdata.last-trade-price.v1',
+  'marketdata.last-trades-prices.v1',
+  'marketdata.prices-history.v1',
+  'marketdata.batch-prices-history.v1',
+  'marketdata.activity.v1',
+  'marketdata.orders-scoring.v1',
+  'matching.orders.get.v1',
+  'matching.orders.list.v1',
+  'matching.orders.live.v1',
+  'matching.trades.list.v1',
+  'matching.balance.get.v1',
+  'matching.books.snapshots.v1',
+  'matching.trades.history.v1',
+  'matching.admin.audit.v1',
+  'matching.admin.account.v1',
+  'matching.admin.wallet.get.v1',
+  'matching.admin.money-moves.v1',
+]);
 /** What a caller may send: the schema's input (strings from a query string are accepted). */
 export type RpcRequestInput<S extends RpcSubject> = z.input<(typeof rpcContract)[S]['request']>;
 /** What a handler receives after validation. */

@@ -131,39 +131,61 @@ describe('request/reply over real NATS with the Nest transport', () => {
     expect((reply as Failure).body.error).toBe('no service is answering catalog.tags.list.v1: nothing was done; retry shortly');
   });
 
-  it('says a reply whose parts cannot be fetched may have acted, even when nobody holds them any more', async () => {
-    // A service that answered in parts and died before they were fetched: their subject has no responder.
-    const dead = nc.subscribe(`${prefix}z.catalog.tags.list.v1`, {
+  /** A service that answered in parts and died before they were fetched: their subject has no responder. */
+  const answerInPartsAndDie = (subject: string) =>
+    nc.subscribe(`${prefix}z.${subject}`, {
       callback: (_, msg) => {
         const parts = natsHeaders();
         parts.set(PARTS_HEADER, `${prefix}z.parts.gone ticket 2`);
         msg.respond(new Uint8Array(0), { headers: parts });
       },
     });
+  const WRITE = 'matching.admin.post-only.v1';
+
+  it('says a reply whose parts cannot be fetched may have acted, even when nobody holds them any more', async () => {
+    const dead = answerInPartsAndDie(WRITE);
     await nc.flush();
     try {
-      const reply = (await new RpcClient(nc, `${prefix}z`, 1000).request('catalog.tags.list.v1', {})) as Failure;
+      const reply = (await new RpcClient(nc, `${prefix}z`, 1000).request(WRITE, { enabled: false })) as Failure;
       expect(mayHaveActed(reply)).toBe(true);
       // It was "no service is answering …: nothing was done", which the gateway makes a 425 "retry".
       expect(answeredByNobody(reply)).toBe(false);
-      expect(reply.body.error).toMatch(/^catalog\.tags\.list\.v1 answered, but /);
+      expect(reply.body.error).toMatch(/^matching\.admin\.post-only\.v1 answered, but /);
     } finally {
       dead.unsubscribe();
     }
   });
 
   it('tells a service that is slow to answer from one that is not there', async () => {
-    const silent = nc.subscribe(`${prefix}y.catalog.tags.list.v1`);
+    const silent = nc.subscribe(`${prefix}y.${WRITE}`);
     await nc.flush();
     try {
-      const reply = await new RpcClient(nc, `${prefix}y`, 300).request('catalog.tags.list.v1', {});
+      const reply = await new RpcClient(nc, `${prefix}y`, 300).request(WRITE, { enabled: false });
       expect(reply).toMatchObject({ ok: false, status: 503, body: { code: 'service_unavailable', retry_after_seconds: 1 } });
       expect(answeredByNobody(reply as Failure)).toBe(false);
       expect(mayHaveActed(reply as Failure)).toBe(true);
       // It arrived: what it asked may have been done, and the client is told to check (it was "timed out").
-      expect((reply as Failure).body.error).toBe('catalog.tags.list.v1 timed out: a change it asked for may have been made, so check before sending it again');
+      expect((reply as Failure).body.error).toBe('matching.admin.post-only.v1 timed out: a change it asked for may have been made, so check before sending it again');
     } finally {
       silent.unsubscribe();
+    }
+  });
+
+  it('tells the caller of a read that timed out or lost its answer to retry it: a read changes nothing', async () => {
+    const silent = nc.subscribe(`${prefix}y.catalog.tags.list.v1`);
+    const dead = answerInPartsAndDie('catalog.tags.list.v1');
+    await nc.flush();
+    try {
+      const slow = (await new RpcClient(nc, `${prefix}y`, 300).request('catalog.tags.list.v1', {})) as Failure;
+      expect(slow).toMatchObject({ ok: false, status: 503, body: { code: 'service_unavailable', retry_after_seconds: 1 } });
+      expect(slow.body.error).toBe('catalog.tags.list.v1 timed out: it changes nothing; retry shortly');
+      expect(mayHaveActed(slow)).toBe(false);
+      const lost = (await new RpcClient(nc, `${prefix}z`, 1000).request('catalog.tags.list.v1', {})) as Failure;
+      expect(lost.body.error).toMatch(/^catalog\.tags\.list\.v1 answered, but .*: it changes nothing; retry shortly$/);
+      expect(mayHaveActed(lost)).toBe(false);
+    } finally {
+      silent.unsubscribe();
+      dead.unsubscribe();
     }
   });
 

@@ -5,11 +5,12 @@ import type { EngineState } from './engine-state';
 const PAGE_LIMITS = { markets: 200, levels: 10_000 };
 
 /**
- * The markets after `after` in condition id order, a page of them, with every level of their books and
- * their book sequences (the last trade is the caller's to add). A page ends after `limits.markets`
+ * The markets after `after` in condition id order, a page of them, with every level of their books,
+ * their book sequences and the times of their last book events (0 before any; the last trade is the
+ * caller's to add). A page ends after `limits.markets`
  * markets or once it holds `limits.levels` levels, so that it stays far below NATS's 1 MB per message.
  */
-export function bookSnapshotsAfter(state: EngineState, after: string, now: number, limits = PAGE_LIMITS): BookSnapshotsPage {
+export function bookSnapshotsAfter(state: EngineState, after: string, limits = PAGE_LIMITS): BookSnapshotsPage {
   const ids = sortedMarketIds(state);
   const markets: MarketBookSnapshot[] = [];
   let levels = 0;
@@ -21,7 +22,8 @@ export function bookSnapshotsAfter(state: EngineState, after: string, now: numbe
     const snapshot: MarketBookSnapshot = {
       conditionId: id,
       bookSeq: state.bookSeq.get(id) ?? 0,
-      timestamp: now,
+      // The last change's, not the request's: the same book keeps its time and hash in market-data.
+      timestamp: state.bookTime.get(id) ?? 0,
       levels: [
         ...market.book.depth(Side.BID, Infinity).map((l) => ({ side: 'BID' as const, price: String(l.price), size: String(l.size) })),
         ...market.book.depth(Side.ASK, Infinity).map((l) => ({ side: 'ASK' as const, price: String(l.price), size: String(l.size) })),

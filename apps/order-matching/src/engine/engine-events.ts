@@ -76,6 +76,7 @@ export function recordBookChanges(state: EngineState, market: MarketState, level
   }
   const bookSeq = (state.bookSeq.get(market.conditionId) ?? 0) + 1;
   state.bookSeq.set(market.conditionId, bookSeq);
+  state.bookTime.set(market.conditionId, now);
   const payload: BookEvent = { conditionId: market.conditionId, bookSeq, changes, timestamp: now };
   state.effects.events.push({ type: 'book', data: payload });
 }

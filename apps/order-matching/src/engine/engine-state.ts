@@ -77,6 +77,8 @@ export class EngineState {
   readonly wallets = new DepositWallets();
   /** Per market, the sequence number of its last book event. */
   readonly bookSeq = new Map<string, number>();
+  /** Per market, the time (ms) of its last book event: the time of the book handed out in a snapshot. */
+  readonly bookTime = new Map<string, number>();
   nextSeq = 1;
   /** Exchange-wide post-only mode until this time (ms); 0 when off. */
   postOnlyUntil = 0;

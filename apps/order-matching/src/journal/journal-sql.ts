@@ -28,7 +28,7 @@ WITH
       $20::text[], $21::bigint[], $22::jsonb[])),
   ou AS (
     UPDATE orders SET matched = u.matched, status = u.status, reserved = u.reserved, trade_ids = u.trade_ids, updated_at = now()
-    FROM UNNEST($66::bigint[], $67::bigint[], $68::text[], $69::bigint[], $70::jsonb[]) AS u(seq, matched, status, reserved, trade_ids)
+    FROM UNNEST($67::bigint[], $68::bigint[], $69::text[], $70::bigint[], $71::jsonb[]) AS u(seq, matched, status, reserved, trade_ids)
     WHERE orders.seq = u.seq),
   t AS (
     INSERT INTO trades (id, batch_id, condition_id, taker_order_id, taker, taker_owner, token_id, outcome, side, shares,
@@ -55,10 +55,11 @@ WITH
   mk AS (
     UPDATE markets m SET
       book_seq = COALESCE(u.book_seq, m.book_seq),
+      book_time = COALESCE(u.book_time, m.book_time),
       winning_outcome = COALESCE(u.winner, m.winning_outcome),
       accepting_orders = COALESCE(u.accepting, m.accepting_orders),
       updated_at = now()
-    FROM UNNEST($62::text[], $63::bigint[], $64::int[], $65::bool[]) AS u(condition_id, book_seq, winner, accepting)
+    FROM UNNEST($62::text[], $63::bigint[], $64::bigint[], $65::int[], $66::bool[]) AS u(condition_id, book_seq, book_time, winner, accepting)
     WHERE m.condition_id = u.condition_id)
 SELECT COALESCE(array_agg(id ORDER BY id), '{}')::text[] AS outbox_ids FROM ob`;
 
@@ -100,10 +101,13 @@ const MOVE_COLUMNS: Pick<MoneyMove>[] = [
 
 interface MarketChange {
   bookSeq: number | null;
+  bookTime: number | null;
   winner: number | null;
   accepting: boolean | null;
 }
-const MARKET_COLUMNS: Pick<[string, MarketChange]>[] = [([id]) => id, ([, m]) => m.bookSeq, ([, m]) => m.winner, ([, m]) => m.accepting];
+const MARKET_COLUMNS: Pick<[string, MarketChange]>[] = [
+  ([id]) => id, ([, m]) => m.bookSeq, ([, m]) => m.bookTime, ([, m]) => m.winner, ([, m]) => m.accepting,
+];
 
 /** One array per column: the UNNEST parameters of a table. */
 function columns<T>(rows: T[], picks: Pick<T>[]): unknown[][] {
@@ -125,10 +129,10 @@ function batchParameters(
   const events = parts.flatMap((p) => p.events);
 
   const markets = new Map<string, MarketChange>();
-  const market = (id: string) => markets.get(id) ?? markets.set(id, { bookSeq: null, winner: null, accepting: null }).get(id)!;
+  const market = (id: string) => markets.get(id) ?? markets.set(id, { bookSeq: null, bookTime: null, winner: null, accepting: null }).get(id)!;
   for (const event of events) {
     if (event.type === 'trade') event.data.batchId = batchId;
-    if (event.type === 'book') market(event.data.conditionId).bookSeq = event.data.bookSeq;
+    if (event.type === 'book') Object.assign(market(event.data.conditionId), { bookSeq: event.data.bookSeq, bookTime: event.data.timestamp });
   }
   const messages = outboxMessages(batchId, events);
   for (const resolved of new Set(parts.flatMap((p) => [...p.markets]))) {

@@ -12,10 +12,11 @@ import { marketFromRow, type MarketRow } from '../markets/market-record';
  * had run before (a restart), which turns on post-only mode for a while.
  */
 export async function loadState(pool: Pool, state: EngineState): Promise<{ restarted: boolean; openOrders: number }> {
-  const markets = await pool.query<MarketRow>('SELECT * FROM markets');
+  const markets = await pool.query<MarketRow & { book_time: string }>('SELECT * FROM markets');
   for (const row of markets.rows) {
     state.addMarket(marketFromRow(row));
     state.bookSeq.set(row.condition_id, Number(row.book_seq));
+    if (row.book_time !== '0') state.bookTime.set(row.condition_id, Number(row.book_time));
   }
 
   const balances = await pool.query<{ address: string; asset: string; available: string; reserved: string }>('SELECT * FROM balances');

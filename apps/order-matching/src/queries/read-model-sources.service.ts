@@ -43,7 +43,7 @@ export class ReadModelSources {
   constructor(private readonly engine: EngineService) {}
 
   async books(request: BookSnapshotsRequest): Promise<Reply<BookSnapshotsPage>> {
-    const { value } = await this.engine.run((state, now) => bookSnapshotsAfter(state, request.after?.toLowerCase() ?? '', now));
+    const { value } = await this.engine.run((state) => bookSnapshotsAfter(state, request.after?.toLowerCase() ?? ''));
     const trades = await this.lastTrades(value.markets.map((m) => m.conditionId));
     for (const market of value.markets) market.lastTrade = trades.get(market.conditionId) ?? null;
     return ok(value);

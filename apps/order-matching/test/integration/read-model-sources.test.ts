@@ -51,11 +51,13 @@ describe('what a market-data replica rebuilds from, over NATS: books and trades'
     const batches = (await readStream(om.prefix, MATCHING_STREAM.name)).map((m) => (m.data as MatchingEventBatch).events).flat();
     const sizes = new Map<string, string>();
     let bookSeq = 0;
+    let bookTime = 0;
     let lastTrade: TradeEvent | undefined;
     for (const event of batches) {
       if (event.type === 'book' && event.data.conditionId === TRADED) {
         for (const change of event.data.changes) sizes.set(`${change.side}:${change.price}`, change.size);
         bookSeq = event.data.bookSeq;
+        bookTime = event.data.timestamp;
       }
       if (event.type === 'trade') lastTrade = event.data;
     }
@@ -63,6 +65,8 @@ describe('what a market-data replica rebuilds from, over NATS: books and trades'
     expect(traded!.levels.map((l) => `${l.side}:${l.price}:${l.size}`).sort()).toEqual(fromEvents);
     expect(fromEvents).toEqual(['ASK:610000:5000000', 'BID:400000:10000000']);
     expect(traded!.bookSeq).toBe(bookSeq);
+    // The time of the book's last change, so that a replica reloading it keeps its timestamp and hash.
+    expect(traded!.timestamp).toBe(bookTime);
     expect(traded!.winningOutcome).toBe(-1);
     expect(traded!.lastTrade).toEqual({
       id: lastTrade!.id,
@@ -77,7 +81,26 @@ describe('what a market-data replica rebuilds from, over NATS: books and trades'
     });
     // A SELL of 5 YES at 0.55 (a MERGE with a NO buyer at 0.45): the taker received 2.75.
     expect(lastTrade).toMatchObject({ tokenId: '11', side: 'SELL', size: '5000000', collateral: '2750000', makers: [{ tokenId: '12', price: '450000' }] });
-    expect(quiet).toMatchObject({ conditionId: QUIET, bookSeq: 0, levels: [], lastTrade: null });
+    expect(quiet).toMatchObject({ conditionId: QUIET, bookSeq: 0, timestamp: 0, levels: [], lastTrade: null });
+    // After a restart, which reloads the books from the database (and restates those with levels: one
+    // more book event each), the time and sequence of each book's last event still; the quiet market's
+    // book, emptied again before the restart, keeps the time of its last change from the database.
+    await place(bob, anOrder(bob, { token: '21', side: 'BUY', price: '0.30', size: '10' }));
+    await om.data('matching.orders.cancel-all.v1', { caller: bob });
+    await om.restart();
+    const lastEvents = new Map<string, { bookSeq: number; timestamp: number }>();
+    for (const message of await readStream(om.prefix, MATCHING_STREAM.name)) {
+      for (const event of (message.data as MatchingEventBatch).events) {
+        if (event.type === 'book') lastEvents.set(event.data.conditionId, { bookSeq: event.data.bookSeq, timestamp: event.data.timestamp });
+      }
+    }
+    const reloaded = await om.data('matching.books.snapshots.v1', {});
+    expect(reloaded.markets.map((m) => ({ bookSeq: m.bookSeq, timestamp: m.timestamp }))).toEqual(
+      [TRADED, QUIET].map((id) => lastEvents.get(id) ?? { bookSeq: 0, timestamp: 0 }),
+    );
+    expect(reloaded.markets[0]!.bookSeq).toBeGreaterThan(bookSeq);
+    expect(reloaded.markets[1]).toMatchObject({ bookSeq: 2, levels: [] });
+    expect(reloaded.markets[1]!.timestamp).toBeGreaterThan(0);
 
     expect(await om.data('matching.books.snapshots.v1', { after: TRADED })).toMatchObject({ markets: [{ conditionId: QUIET }], next: null });
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { headers as natsHeaders, JSONCodec, type NatsConnection, type NatsError } from 'nats';
 import {
   fail,
+  READ_ONLY_SUBJECTS,
   RPC_HEADERS,
   type Failure,
   type Reply,
@@ -71,13 +72,15 @@ export class RpcClient {
       }
       return decoded.response;
     } catch (error) {
-      if (error instanceof PartsUnavailableError) return outcomeUnknown(subject, `answered, but ${error.message}`);
       const code = (error as NatsError).code;
       if (code === '503') return fail('service_unavailable', `${NO_RESPONDER} ${subject}: nothing was done; retry shortly`, 1);
+      const why = error instanceof PartsUnavailableError ? `answered, but ${error.message}` : code === 'TIMEOUT' ? 'timed out' : undefined;
+      if (why === undefined) throw error;
+      // A read changed nothing: until the thirty-third session it too was told to check (found by a probe).
+      if (READ_ONLY_SUBJECTS.has(subject)) return fail('service_unavailable', `${subject} ${why}: it changes nothing; retry shortly`, 1);
       // Sent, so it may have been carried out: a client retrying a write blindly could make it twice (a
       // chaos probe: three of six events whose creation timed out existed). Placements say more (gateway).
-      if (code === 'TIMEOUT') return outcomeUnknown(subject, 'timed out');
-      throw error;
+      return outcomeUnknown(subject, why);
     }
   }
 }
