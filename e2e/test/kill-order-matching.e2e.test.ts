@@ -1,5 +1,7 @@
+import { hostname } from 'node:os';
+import { Pool } from 'pg';
 import type { MatchingEvent, MatchingEventBatch } from '@exchange/contracts';
-import { readStream, until, waitHealthy } from '@exchange/testing';
+import { readStream, until, waitHealthy, type AppProcess } from '@exchange/testing';
 import { json } from '../src/http';
 import { expectLedgerBalanced } from '../src/ledger';
 import { oneMarket } from '../src/markets';
@@ -17,6 +19,8 @@ describe('SIGKILL of order-matching during a stream of orders', () => {
   let stack: Stack;
   const traders: Trader[] = [];
   let yes: string;
+  /** The engine that took over in the second test. */
+  let serving: AppProcess | undefined;
 
   beforeAll(async () => {
     stack = await startStack();
@@ -133,6 +137,35 @@ describe('SIGKILL of order-matching during a stream of orders', () => {
     expect((await traders[0]!.request('GET', `/data/order/${ask.body.orderID}`)).body).toMatchObject({ status: 'LIVE' });
     const bid = await traders[1]!.request('POST', '/order', await traders[1]!.order({ tokenId: yes, side: 'BUY', shares: 5_000_000n, collateral: u(97) * 5n }));
     expect(bid.body).toMatchObject({ success: true, status: 'matched' });
+    await expectLedgerBalanced(stack);
+    serving = second;
+  });
+
+  it('serves every request from the new engine while the old one is frozen, and the old one exits when it wakes', async () => {
+    // A partition as the new engine sees it: the old process stops (SIGSTOP) with its NATS connection
+    // open, and its journal session is ended, as infra/README.md tells an operator to.
+    const old = serving!;
+    const { app: next, health } = await stack.startAnother('order-matching');
+    await until(async () => (next.output().includes("another engine writes this database's journal") ? true : undefined), 30_000, 'the next engine to wait');
+    old.child.kill('SIGSTOP');
+    const db = new Pool({ connectionString: stack.databaseUrl('order-matching'), max: 1 });
+    try {
+      await db.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1", [`order-matching journal ${hostname()} pid ${old.child.pid}`]);
+      await waitHealthy(health, next, 30_000);
+      // No request waits for the frozen process: order-matching takes NATS requests without a queue group.
+      for (let i = 0; i < 8; i++) {
+        const started = Date.now();
+        const balance = await traders[i % 2]!.request('GET', '/balance-allowance?asset_type=COLLATERAL');
+        expect({ status: balance.status, fast: Date.now() - started < 2_000 }).toEqual({ status: 200, fast: true });
+      }
+      old.child.kill('SIGCONT');
+      await until(async () => (old.child.exitCode !== null ? true : undefined), 15_000, 'the old engine to exit');
+      // Its journal is taken (its writes on other connections are fenced too: journal-session.test.ts).
+      expect(old.child.exitCode).toBe(70);
+    } finally {
+      old.child.kill('SIGCONT');
+      await db.end();
+    }
     await expectLedgerBalanced(stack);
   });
 });

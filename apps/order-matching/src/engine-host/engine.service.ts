@@ -1,17 +1,29 @@
 import { hostname } from 'node:os';
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { MATCHING_STREAM } from '@exchange/contracts';
-import { errorMessage, HealthChecks, MESSAGING_ENV, NATS_CONNECTION, OutboxRelay, pgPool, TableVacuum, untilDatabaseAvailable, type BaseEnv } from '@exchange/service-kit';
+import {
+  errorMessage,
+  HealthChecks,
+  inTransaction,
+  MESSAGING_ENV,
+  NATS_CONNECTION,
+  NothingDoneError,
+  OutboxRelay,
+  pgPool,
+  TableVacuum,
+  untilDatabaseAvailable,
+  type BaseEnv,
+} from '@exchange/service-kit';
 import { MATCHING_ENV, type MatchingEnv } from '../config';
 import { expireOrders } from '../engine/cancel-orders';
 import { endOrdersOfResolvedMarkets } from '../engine/money';
 import { restateBooks } from '../engine/restated-books';
 import { runAt } from '../engine/run-at';
 import { EngineState } from '../engine/engine-state';
-import { GroupCommit } from '../journal/group-commit';
-import { JournalSession } from '../journal/journal-session';
+import { FATAL_EXIT_DELAY_MS, GroupCommit } from '../journal/group-commit';
+import { JournalSession, JournalTakenError } from '../journal/journal-session';
 import { loadState } from '../journal/state-loader';
 import { UuidV7Source } from '../journal/time-ordered-ids';
 import { ExpiryTimer } from './expiry-timer';
@@ -61,7 +73,7 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
     @Inject(MATCHING_ENV) private readonly env: MatchingEnv,
     @Inject(MESSAGING_ENV) private readonly messaging: BaseEnv,
     @Inject(NATS_CONNECTION) private readonly nc: NatsConnection,
-    @Inject(FATAL_HANDLER) onFatal: FatalHandler,
+    @Inject(FATAL_HANDLER) private readonly onFatal: FatalHandler,
     health: HealthChecks,
   ) {
     const tradeIds = new UuidV7Source();
@@ -99,7 +111,7 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
     }
     this.logger.log(`engine loaded: ${this.state.markets.size} markets, ${loaded.openOrders} resting orders`);
     this.markLoaded();
-    this.outbox = new MatchingOutboxStore(this.pool);
+    this.outbox = new MatchingOutboxStore(this.pool, (work) => this.fencedWrite(work));
     this.relay = new OutboxRelay(this.nc, this.messaging.NATS_PREFIX, this.outbox, {
       ...MATCHING_STREAM,
       limits: { maxAgeSeconds: this.env.MATCHING_STREAM_MAX_AGE_HOURS * 3_600 },
@@ -134,6 +146,24 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
     } catch (error) {
       this.logger.warn(`outbox checkpoint failed, will retry: ${String(error)}`);
     }
+  }
+
+  /**
+   * Runs a write on the query pool (not the journal: deposit wallet bindings, heartbeat sessions, catalog
+   * markets, the outbox's checkpoint) in a transaction fenced by the journal's epoch
+   * (JournalSession.holdEpoch). After another engine took over, it writes nothing: it fails as nothing
+   * done and the process exits, once the answer has left. A probe froze an engine (SIGSTOP), let a second
+   * take over and resumed the first, which then wrote its outbox checkpoint.
+   */
+  fencedWrite<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+    return inTransaction(this.pool, async (client) => {
+      if (!(await this.journal.holdEpoch(client))) {
+        const taken = new JournalTakenError('another engine took the journal');
+        setTimeout(() => this.onFatal(taken), FATAL_EXIT_DELAY_MS);
+        throw new NothingDoneError('the matching engine restarts: another engine writes its database', { cause: taken });
+      }
+      return work(client);
+    });
   }
 
   onTick(task: (now: number) => void): void {

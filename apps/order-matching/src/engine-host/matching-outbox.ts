@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { TableVacuum, type OutboxRecord, type OutboxStore } from '@exchange/service-kit';
 import { OneAtATime } from '../journal/one-at-a-time';
 
@@ -28,7 +28,11 @@ export class MatchingOutboxStore implements OutboxStore {
   /** Whether the saved progress was read (once, at the first poll). */
   private loaded = false;
 
-  constructor(private readonly pool: Pool) {
+  /** `write` runs the checkpoint's write (the engine fences it by the journal's epoch). */
+  constructor(
+    private readonly pool: Pool,
+    private readonly write: <T>(work: (client: PoolClient) => Promise<T>) => Promise<T>,
+  ) {
     this.vacuum = new TableVacuum(pool, 'outbox', OUTBOX_VACUUM_AFTER_ROWS);
   }
 
@@ -70,12 +74,14 @@ export class MatchingOutboxStore implements OutboxStore {
   private async writeCheckpoint(): Promise<void> {
     const last = this.published;
     if (last === this.persisted) return;
-    const deleted = await this.pool.query(
+    const deleted = await this.write((client) =>
+      client.query(
       `WITH c AS (
          INSERT INTO outbox_cursor (id, last_id) VALUES (1, $1) ON CONFLICT (id)
          DO UPDATE SET last_id = GREATEST(outbox_cursor.last_id, EXCLUDED.last_id))
        DELETE FROM outbox WHERE id <= $1::bigint`,
-      [String(last)],
+        [String(last)],
+      ),
     );
     this.persisted = last;
     // The space of deleted rows and their TOAST chunks is reused; inserts go on meanwhile.

@@ -140,6 +140,6 @@ export class HeartbeatsService implements OnModuleInit, OnModuleDestroy {
 
   /** One write after the other: two sessions started at once on two connections could commit in either order. */
   private journal(text: string, values: unknown[]): Promise<unknown> {
-    return this.writes.run(() => this.engine.pool.query(text, values));
+    return this.writes.run(() => this.engine.fencedWrite((client) => client.query(text, values)));
   }
 }

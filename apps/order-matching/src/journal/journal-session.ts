@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from '@nestjs/common';
-import { Client, type QueryConfig, type QueryResult, type QueryResultRow } from 'pg';
+import { Client, type ClientBase, type QueryConfig, type QueryResult, type QueryResultRow } from 'pg';
 import { errorMessage } from '@exchange/service-kit';
 
 /**
@@ -92,6 +92,17 @@ export class JournalSession implements Queryable {
       await client.end().catch(() => undefined);
       await sleep(RETRY_MS);
     }
+  }
+
+  /**
+   * For a write on another connection (the query pool's): holds the epoch's row (FOR SHARE) in that
+   * connection's open transaction while the epoch is still this engine's. A takeover's claim, which
+   * raises the epoch, waits for that transaction, so the write lands before the takeover (and the new
+   * engine loads it) or not at all. False once another engine has claimed the journal.
+   */
+  async holdEpoch(client: ClientBase): Promise<boolean> {
+    const held = await client.query(`SELECT 1 FROM settings WHERE key = '${EPOCH_KEY}' AND value = $1 FOR SHARE`, [this.epoch ?? '']);
+    return held.rowCount === 1;
   }
 
   async query<R extends QueryResultRow>(config: QueryConfig): Promise<QueryResult<R>> {

@@ -71,8 +71,7 @@ export class CatalogConsumer implements OnApplicationBootstrap, BeforeApplicatio
    */
   private async apply(snapshot: MarketSnapshot, position: FeedPosition): Promise<void> {
     const row = rowFromSnapshot(snapshot);
-    const written = await this.engine.pool.query(
-      `WITH position AS (
+    const upsert = `WITH position AS (
          INSERT INTO settings (key, value) VALUES ('${POSITION_KEY}', $14) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value
        )
        INSERT INTO markets (condition_id, token_ids, outcomes, tick_size, min_order_size, neg_risk, fee_rate_ppm, fee_exponent,
@@ -83,24 +82,24 @@ export class CatalogConsumer implements OnApplicationBootstrap, BeforeApplicatio
          fee_taker_only = EXCLUDED.fee_taker_only, rebate_rate_ppm = EXCLUDED.rebate_rate_ppm,
          accepting_orders = EXCLUDED.accepting_orders AND markets.winning_outcome = -1,
          catalog_updated_at = EXCLUDED.catalog_updated_at, updated_at = now()
-       WHERE markets.catalog_updated_at IS NULL OR markets.catalog_updated_at <= EXCLUDED.catalog_updated_at`,
-      [
-        row.condition_id,
-        row.token_ids,
-        row.outcomes,
-        row.tick_size,
-        row.min_order_size,
-        row.neg_risk,
-        row.fee_rate_ppm,
-        row.fee_exponent,
-        row.fee_taker_only,
-        row.rebate_rate_ppm,
-        row.accepting_orders,
-        new Date(snapshot.updatedAt),
-        row.neg_risk_market_id,
-        JSON.stringify(position),
-      ],
-    );
+       WHERE markets.catalog_updated_at IS NULL OR markets.catalog_updated_at <= EXCLUDED.catalog_updated_at`;
+    const values = [
+      row.condition_id,
+      row.token_ids,
+      row.outcomes,
+      row.tick_size,
+      row.min_order_size,
+      row.neg_risk,
+      row.fee_rate_ppm,
+      row.fee_exponent,
+      row.fee_taker_only,
+      row.rebate_rate_ppm,
+      row.accepting_orders,
+      new Date(snapshot.updatedAt),
+      row.neg_risk_market_id,
+      JSON.stringify(position),
+    ];
+    const written = await this.engine.fencedWrite((client) => client.query(upsert, values));
     if (written.rowCount === 0) return;
     const known = this.engine.state.markets.get(row.condition_id);
     if (known) applySnapshot(known, snapshot);

@@ -83,7 +83,7 @@ export class MoneyService {
     const refusal = wallets.refusal(wallet, owner);
     if (refusal) return refusal;
     if (wallets.ownerOf(wallet) === undefined) {
-      await this.engine.pool.query('INSERT INTO deposit_wallets (wallet, owner) VALUES ($1, $2)', [wallet, owner]);
+      await this.engine.fencedWrite((client) => client.query('INSERT INTO deposit_wallets (wallet, owner) VALUES ($1, $2)', [wallet, owner]));
       wallets.bind(wallet, owner);
     }
     return ok({ wallet: toChecksumAddress(wallet), owner: toChecksumAddress(owner) });

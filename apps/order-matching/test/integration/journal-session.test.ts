@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Pool } from 'pg';
-import { createTestDatabase, dropDatabase, NothingDoneError } from '@exchange/service-kit';
+import { createTestDatabase, dropDatabase, inTransaction, NothingDoneError } from '@exchange/service-kit';
 import { eventually, sleep } from '@exchange/testing';
 import { FATAL_EXIT_DELAY_MS, GroupCommit } from '../../src/journal/group-commit';
 import { JournalSession, JournalTakenError } from '../../src/journal/journal-session';
@@ -45,9 +45,10 @@ describe('JournalSession', () => {
     const claim = second.claim().then(() => (secondClaimed = true));
     await sleep(2_500);
     expect(secondClaimed).toBe(false);
-    // The operator can find the holder by the name it gives itself.
+    // The operator can find the holder by the name it gives itself (advisory locks are per database).
     const holders = await admin.query<{ name: string }>(
-      "SELECT a.application_name AS name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted",
+      `SELECT a.application_name AS name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+        WHERE l.locktype = 'advisory' AND l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
     );
     expect(holders.rows).toEqual([{ name: 'order-matching journal first' }]);
 
@@ -92,6 +93,36 @@ describe('JournalSession', () => {
     // The refused engine let the lock go again: a third claims at once.
     const third = session('third');
     await third.claim();
+  });
+
+  it("fences another connection's writes by the epoch: one in flight during a takeover lands before it, none after", async () => {
+    const old = session('fenced-old');
+    await old.claim();
+    // A write of the old engine's query pool, its transaction open (holding the epoch) while the engine
+    // loses its journal and a successor claims it: the claim waits for the write.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const enginePool = new Pool({ connectionString: url, max: 1 });
+    const write = inTransaction(enginePool, async (client) => {
+      expect(await old.holdEpoch(client)).toBe(true);
+      await client.query("INSERT INTO settings (key, value) VALUES ('before-takeover', 'old')");
+      await held;
+    });
+    await sleep(100);
+    await cutOff(await backendOf(old));
+    const successor = session('fenced-successor');
+    let claimed = false;
+    const claim = successor.claim().then(() => (claimed = true));
+    await sleep(1_500);
+    expect(claimed).toBe(false);
+    release();
+    await write;
+    await claim;
+    // The successor sees the write it waited for; the old engine's next one is fenced off.
+    expect((await admin.query("SELECT value FROM settings WHERE key = 'before-takeover'")).rows).toEqual([{ value: 'old' }]);
+    expect(await inTransaction(enginePool, (client) => old.holdEpoch(client))).toBe(false);
+    expect(await inTransaction(enginePool, (client) => successor.holdEpoch(client))).toBe(true);
+    await enginePool.end();
   });
 
   it("tells the commands of an engine whose journal was taken that nothing was done, and ends the process after their answers", async () => {

@@ -1,3 +1,4 @@
+import { inTransaction } from '@exchange/service-kit';
 import { eventually } from '@exchange/testing';
 import { MatchingOutboxStore, OUTBOX_VACUUM_AFTER_ROWS } from '../../src/engine-host/matching-outbox';
 import { freshDatabase } from '../support/fresh-database';
@@ -20,7 +21,7 @@ describe('MatchingOutboxStore checkpoints', () => {
   const rows = async () => Number((await db.pool.query<{ n: string }>('SELECT count(*)::text AS n FROM outbox')).rows[0]!.n);
 
   it('deletes published rows, keeps the rest, and vacuums the table after enough deletions', async () => {
-    const store = new MatchingOutboxStore(db.pool);
+    const store = new MatchingOutboxStore(db.pool, (work) => inTransaction(db.pool, work));
     expect(await store.pending(10)).toEqual([]);
 
     const first = await write(OUTBOX_VACUUM_AFTER_ROWS - 1);
@@ -40,12 +41,12 @@ describe('MatchingOutboxStore checkpoints', () => {
 
     // The progress survives: a new store (a restart) reads nothing before it.
     const third = await write(3);
-    const restarted = new MatchingOutboxStore(db.pool);
+    const restarted = new MatchingOutboxStore(db.pool, (work) => inTransaction(db.pool, work));
     expect((await restarted.pending(10)).map((r) => r.id)).toEqual([third - 2n, third - 1n, third]);
   });
 
   it('saves, in a checkpoint asked for while another runs, the progress of its own moment', async () => {
-    const store = new MatchingOutboxStore(db.pool);
+    const store = new MatchingOutboxStore(db.pool, (work) => inTransaction(db.pool, work));
     await store.pending(1);
     const first = await write(2);
     await store.markPublished([first]);
