@@ -11,7 +11,7 @@ async function main(): Promise<void> {
     process.stderr.write(`order-matching: exiting to start over: ${String(error)}\n`);
     process.exit(70);
   };
-  await bootstrapService({ name: 'order-matching', module: MatchingModule.forRoot(env, onFatal), env, healthPort: env.HEALTH_PORT, oneAtATime: true });
+  await bootstrapService({ name: 'order-matching', module: MatchingModule.forRoot(env, onFatal), env, healthPort: env.HEALTH_PORT });
 }
 
 main().catch((error) => {

@@ -23,7 +23,7 @@ import { restateBooks } from '../engine/restated-books';
 import { runAt } from '../engine/run-at';
 import { EngineState } from '../engine/engine-state';
 import { FATAL_EXIT_DELAY_MS, GroupCommit } from '../journal/group-commit';
-import { JournalSession, JournalTakenError } from '../journal/journal-session';
+import { JournalSession, JournalTakenError, SESSION_KEEPALIVES } from '../journal/journal-session';
 import { loadState } from '../journal/state-loader';
 import { UuidV7Source } from '../journal/time-ordered-ids';
 import { ExpiryTimer } from './expiry-timer';
@@ -86,8 +86,16 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
         maxFeeRateBps: env.MAX_FEE_RATE_BPS,
       });
     this.current = this.newState();
-    this.pool = pgPool('queries', { connectionString: env.DATABASE_URL, max: env.DB_POOL_SIZE });
-    this.journal = new JournalSession(env.DATABASE_URL, `${hostname()} pid ${process.pid}`);
+    const holder = `${hostname()} pid ${process.pid}`;
+    // Named for an operator ending a lost node's sessions; a transaction left open by a frozen process
+    // (a fenced write holds the journal's epoch) ends after 30 s, so a takeover does not wait for good.
+    this.pool = pgPool('queries', {
+      connectionString: env.DATABASE_URL,
+      max: env.DB_POOL_SIZE,
+      application_name: `order-matching queries ${holder}`.slice(0, 63),
+      options: `${SESSION_KEEPALIVES} -c idle_in_transaction_session_timeout=30000`,
+    });
+    this.journal = new JournalSession(env.DATABASE_URL, holder);
     this.commits = new GroupCommit(this.journal, onFatal);
     this.ordersVacuum = new TableVacuum(this.pool, 'orders', ORDERS_VACUUM_AFTER_ROWS);
     health.add('journal', () => (this.commits.failing === undefined ? undefined : `cannot write, trying again: ${errorMessage(this.commits.failing)}`));

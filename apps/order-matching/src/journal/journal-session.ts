@@ -7,13 +7,22 @@ import { errorMessage } from '@exchange/service-kit';
  * The advisory lock that makes one engine the journal's only writer (advisory locks belong to their
  * database, so each deployment's engine has its own). Not Prisma's migration lock, 72707369.
  */
-export const JOURNAL_LOCK_KEY = 5_287_311_041_903_119n;
+const JOURNAL_LOCK_KEY = 5_287_311_041_903_119n;
+
+/**
+ * The server's keepalive on the engine's sessions: a peer that stopped answering (its node gone) is found
+ * in about 30 s, and its session ends, with the journal's lock and any open transaction (PostgreSQL's
+ * default is the system's, about two hours). Set per session; any user may.
+ */
+export const SESSION_KEEPALIVES = '-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=4';
 
 /** Raised every time a writer takes the journal; a session that lost its connection checks it is still its own. */
 const EPOCH_KEY = 'journal-epoch';
 
 /** How often a waiting engine tries the lock again, and says again who holds it. */
 const RETRY_MS = 1_000;
+/** A connection attempt that hangs (a network cut) fails after this, and the batch is tried again. */
+const CONNECT_TIMEOUT_MS = 10_000;
 const REPORT_EVERY_MS = 60_000;
 
 /** What the journal's statements need; a pg Pool has it too (tests write batches through one). */
@@ -26,6 +35,9 @@ export interface Queryable {
  * exit. Its batch was not written (the statement never left).
  */
 export class JournalTakenError extends Error {}
+
+/** No journal connection could be opened again (the network, the server): the batch's statement never left. */
+export class JournalNotOpenedError extends Error {}
 
 /**
  * The journal's own connection, which holds the journal's advisory lock: a second engine on the same
@@ -71,6 +83,8 @@ export class JournalSession implements Queryable {
       if (this.ended) throw new Error('the journal session was ended while it waited for the journal');
       const client = await this.open();
       try {
+        // Ended meanwhile: not taken (and the lock let go with the connection).
+        if (this.ended) throw new Error('the journal session was ended while it waited for the journal');
         if (await this.tryLock(client)) {
           const epoch = await client.query<{ value: string }>(
             `INSERT INTO settings (key, value) VALUES ('${EPOCH_KEY}', '1')
@@ -110,6 +124,7 @@ export class JournalSession implements Queryable {
     return client.query<R>(config);
   }
 
+  /** Ends the connection, and any claim still waiting; no query opens another after it. */
   async end(): Promise<void> {
     this.ended = true;
     const client = this.client;
@@ -118,32 +133,44 @@ export class JournalSession implements Queryable {
   }
 
   /** After a lost connection: the lock again, and no claim by another engine meanwhile. */
-  private async reopen(): Promise<Client> {
+  private reopen(): Promise<Client> {
+    if (this.ended) return Promise.reject(new Error('the journal session was ended'));
+    if (this.epoch === undefined) return Promise.reject(new Error('the journal was not claimed'));
+    const reopening: Promise<Client> = this.reopenClaimed().then(
+      (client) => this.adopt(client),
+      (error: unknown) => {
+        if (this.client === reopening) this.client = undefined;
+        throw error;
+      },
+    );
+    return reopening;
+  }
+
+  private async reopenClaimed(): Promise<Client> {
+    const client = await this.open().catch((error: unknown) => {
+      throw new JournalNotOpenedError(`could not open the journal's connection again: ${errorMessage(error)}`, { cause: error });
+    });
     try {
-      if (this.epoch === undefined) throw new Error('the journal was not claimed');
-      const client = await this.open();
-      try {
         const locked = await this.tryLock(client);
         const epoch = (await client.query<{ value: string }>(`SELECT value FROM settings WHERE key = '${EPOCH_KEY}'`)).rows[0]?.value;
         if (!locked) throw new JournalTakenError("another engine holds the journal's lock");
-        if (epoch !== this.epoch) throw new JournalTakenError(`another engine wrote the journal meanwhile (epoch ${epoch}, this engine's ${this.epoch})`);
-      } catch (error) {
-        await client.end().catch(() => undefined);
-        throw error;
-      }
-      this.logger.log("journal connection open again, still this engine's");
-      return this.adopt(client);
+      if (epoch !== this.epoch) throw new JournalTakenError(`another engine wrote the journal meanwhile (epoch ${epoch}, this engine's ${this.epoch})`);
+      if (this.ended) throw new Error('the journal session was ended');
     } catch (error) {
-      this.client = undefined;
-      throw error;
+      await client.end().catch(() => undefined);
+      // Whatever else failed here, the batch's statement never left.
+      throw error instanceof JournalTakenError ? error : new JournalNotOpenedError(`could not check the journal again: ${errorMessage(error)}`, { cause: error });
     }
+    this.logger.log("journal connection open again, still this engine's");
+    return client;
   }
 
   private async open(): Promise<Client> {
     const client = new Client({
       connectionString: this.databaseUrl,
       application_name: `order-matching journal ${this.holder}`.slice(0, 63),
-      options: '-c plan_cache_mode=force_generic_plan -c jit=off',
+      options: `-c plan_cache_mode=force_generic_plan -c jit=off ${SESSION_KEEPALIVES}`,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     });
     // Until adopted, a failure reaches the caller through the query it breaks.
     client.on('error', () => undefined);
@@ -153,6 +180,10 @@ export class JournalSession implements Queryable {
 
   /** Kept as the journal's connection until it fails; the next query opens another (`reopen`). */
   private adopt(client: Client): Client {
+    if (this.ended) {
+      void client.end().catch(() => undefined);
+      throw new Error('the journal session was ended');
+    }
     const promise = Promise.resolve(client);
     this.client = promise;
     const drop = (why: string) => {

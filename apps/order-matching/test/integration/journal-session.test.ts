@@ -102,13 +102,16 @@ describe('JournalSession', () => {
     // loses its journal and a successor claims it: the claim waits for the write.
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
+    let holding!: () => void;
+    const isHolding = new Promise<void>((resolve) => (holding = resolve));
     const enginePool = new Pool({ connectionString: url, max: 1 });
     const write = inTransaction(enginePool, async (client) => {
       expect(await old.holdEpoch(client)).toBe(true);
       await client.query("INSERT INTO settings (key, value) VALUES ('before-takeover', 'old')");
+      holding();
       await held;
     });
-    await sleep(100);
+    await isHolding;
     await cutOff(await backendOf(old));
     const successor = session('fenced-successor');
     let claimed = false;
@@ -120,9 +123,29 @@ describe('JournalSession', () => {
     await claim;
     // The successor sees the write it waited for; the old engine's next one is fenced off.
     expect((await admin.query("SELECT value FROM settings WHERE key = 'before-takeover'")).rows).toEqual([{ value: 'old' }]);
-    expect(await inTransaction(enginePool, (client) => old.holdEpoch(client))).toBe(false);
-    expect(await inTransaction(enginePool, (client) => successor.holdEpoch(client))).toBe(true);
-    await enginePool.end();
+    try {
+      expect(await inTransaction(enginePool, (client) => old.holdEpoch(client))).toBe(false);
+      expect(await inTransaction(enginePool, (client) => successor.holdEpoch(client))).toBe(true);
+    } finally {
+      await enginePool.end();
+    }
+  });
+
+  it('opens nothing once ended: a claim waiting behind another gives up, and a query fails', async () => {
+    const ended = session('ended');
+    await ended.claim();
+    const waiting = session('waiting');
+    const claim = waiting.claim().catch((error: unknown) => error);
+    await sleep(1_200);
+    await waiting.end();
+    expect(await claim).toEqual(new Error('the journal session was ended while it waited for the journal'));
+    await ended.end();
+    await expect(ended.query({ text: 'SELECT 1' })).rejects.toThrow('the journal session was ended');
+    await eventually(
+      async () =>
+        (await admin.query("SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'order-matching journal %'")).rowCount === 0,
+      'no journal connection left',
+    );
   });
 
   it("tells the commands of an engine whose journal was taken that nothing was done, and ends the process after their answers", async () => {

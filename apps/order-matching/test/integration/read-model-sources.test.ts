@@ -1,7 +1,7 @@
 import { connect } from 'nats';
 import { MATCHING_STREAM, type MatchingEventBatch, type TradeEvent } from '@exchange/contracts';
 import { streamName } from '@exchange/service-kit';
-import { readStream, TEST_NATS_URL } from '@exchange/testing';
+import { eventually, readStream, TEST_NATS_URL } from '@exchange/testing';
 import { anOrder, traderOf } from '../support/engine-fixture';
 import { aMarketSnapshot, startMatching, type MatchingUnderTest } from '../support/matching-harness';
 
@@ -88,13 +88,17 @@ describe('what a market-data replica rebuilds from, over NATS: books and trades'
     await place(bob, anOrder(bob, { token: '21', side: 'BUY', price: '0.30', size: '10' }));
     await om.data('matching.orders.cancel-all.v1', { caller: bob });
     await om.restart();
-    const lastEvents = new Map<string, { bookSeq: number; timestamp: number }>();
-    for (const message of await readStream(om.prefix, MATCHING_STREAM.name)) {
-      for (const event of (message.data as MatchingEventBatch).events) {
-        if (event.type === 'book') lastEvents.set(event.data.conditionId, { bookSeq: event.data.bookSeq, timestamp: event.data.timestamp });
-      }
-    }
     const reloaded = await om.data('matching.books.snapshots.v1', {});
+    const lastEvents = new Map<string, { bookSeq: number; timestamp: number }>();
+    // The restatement's events reach the stream after the restart's first commit: read until they are there.
+    await eventually(async () => {
+      for (const message of await readStream(om.prefix, MATCHING_STREAM.name)) {
+        for (const event of (message.data as MatchingEventBatch).events) {
+          if (event.type === 'book') lastEvents.set(event.data.conditionId, { bookSeq: event.data.bookSeq, timestamp: event.data.timestamp });
+        }
+      }
+      return lastEvents.get(TRADED)?.bookSeq === reloaded.markets[0]!.bookSeq;
+    }, 'the restated book in the stream');
     expect(reloaded.markets.map((m) => ({ bookSeq: m.bookSeq, timestamp: m.timestamp }))).toEqual(
       [TRADED, QUIET].map((id) => lastEvents.get(id) ?? { bookSeq: 0, timestamp: 0 }),
     );

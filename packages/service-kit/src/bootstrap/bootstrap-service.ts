@@ -11,24 +11,17 @@ export interface ServiceOptions {
   env: BaseEnv;
   /** HTTP port of /healthz for probes; 0 picks a free one (tests). */
   healthPort: number;
-  /**
-   * One process serves at a time (order-matching: one engine per database): no queue group, so that
-   * every request reaches the one serving. In a queue group, a frozen predecessor that NATS has not
-   * dropped yet (minutes, by its ping settings) took its share of the requests, and each timed out
-   * (found by a probe).
-   */
-  oneAtATime?: boolean;
 }
 
 /**
- * Starts a NATS microservice (queue group = service name, unless `oneAtATime`) next to a tiny HTTP server for health probes,
+ * Starts a NATS microservice (queue group = service name) next to a tiny HTTP server for health probes,
  * taking requests only once every module is initialized.
  */
 export async function bootstrapService(options: ServiceOptions): Promise<INestApplication> {
   const logger = new JsonLogger(options.name, options.env.LOG_LEVEL);
   const app = await NestFactory.create(options.module, new FastifyAdapter(), { logger, bufferLogs: false });
   app.connectMicroservice(
-    { strategy: new PrefixedNatsServer({ natsUrl: options.env.NATS_URL, prefix: options.env.NATS_PREFIX, queue: options.oneAtATime ? undefined : options.name }) },
+    { strategy: new PrefixedNatsServer({ natsUrl: options.env.NATS_URL, prefix: options.env.NATS_PREFIX, queue: options.name }) },
     { inheritAppConfig: true },
   );
   app.enableShutdownHooks();

@@ -17,8 +17,8 @@ interface Options {
   /** `NATS_URL`'s form: servers and credentials (nats-servers.ts). */
   natsUrl: string;
   prefix: string;
-  /** Queue group: replicas of one service share the requests instead of all answering them; none: every process gets every request. */
-  queue: string | undefined;
+  /** Queue group: replicas of one service share the requests instead of all answering them. */
+  queue: string;
   /** Pause between reconnection attempts (nats.js' default, 2 s, unless a test wants it shorter). */
   reconnectTimeWaitMs?: number;
 }
@@ -31,7 +31,7 @@ interface Options {
  */
 export class PrefixedNatsServer extends ServerNats {
   private readonly prefix: string;
-  private readonly queue: string | undefined;
+  private readonly queue: string;
   private closing = false;
 
   constructor(options: Options) {
