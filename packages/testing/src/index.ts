@@ -8,3 +8,4 @@ export * from './tcp-relay';
 export * from './rpc-calls';
 export * from './redis-keys';
 export * from './private-redis';
+export * from './socket-text';

@@ -1,6 +1,6 @@
 import { createConnection } from 'node:net';
 import { connect, JSONCodec, type NatsConnection } from 'nats';
-import { TEST_NATS_URL } from '@exchange/testing';
+import { socketText, TEST_NATS_URL } from '@exchange/testing';
 import type { RunningGateway } from '../../src/gateway';
 import { startAuthGateway, type AuthGateway } from '../support/auth-harness';
 
@@ -373,14 +373,10 @@ describe('gateway edge (real NATS, no services)', () => {
   });
 
   it('answers what Node\'s HTTP parser refuses with the error body too', async () => {
-    const raw = (request: string) =>
-      new Promise<string>((resolve, reject) => {
-        const socket = createConnection(gateway.ports.combined, '127.0.0.1', () => socket.write(request));
-        let answer = '';
-        socket.on('data', (chunk) => (answer += chunk.toString()));
-        socket.on('end', () => resolve(answer));
-        socket.on('error', reject);
-      });
+    const raw = (request: string) => {
+      const socket = createConnection(gateway.ports.combined, '127.0.0.1', () => socket.write(request));
+      return socketText(socket);
+    };
     const huge = await raw(`GET /ok HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(70_000)}\r\n\r\n`);
     expect(huge.split('\r\n')[0]).toBe('HTTP/1.1 431 Request Header Fields Too Large');
     expect(JSON.parse(huge.slice(huge.indexOf('\r\n\r\n') + 4))).toEqual({ error: 'Request Header Fields Too Large', code: 'invalid_request' });

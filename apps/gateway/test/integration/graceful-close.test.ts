@@ -1,20 +1,9 @@
-import { createConnection, type Socket } from 'node:net';
+import { createConnection } from 'node:net';
 import { connect, JSONCodec, type Msg, type NatsConnection } from 'nats';
-import { TEST_NATS_URL, until } from '@exchange/testing';
+import { socketText, TEST_NATS_URL, until } from '@exchange/testing';
 import { startAuthGateway, type AuthGateway } from '../support/auth-harness';
 
 const codec = JSONCodec();
-
-/** The raw text a socket receives until the gateway closes it. */
-function readAll(socket: Socket): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => (text += chunk));
-    socket.on('end', () => resolve(text));
-    socket.on('error', reject);
-  });
-}
 
 /**
  * A gateway told to stop (SIGTERM: a rolling update, a scale-down) serves the requests its open connections
@@ -44,7 +33,7 @@ describe('a gateway closing with connections still open', () => {
 
     const socket = createConnection(gw.gateway.ports.combined, '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
-    const received = readAll(socket);
+    const received = socketText(socket);
     socket.write('GET /tags HTTP/1.1\r\nHost: x\r\nx-request-id: first\r\n\r\n');
     await until(async () => (held.length === 1 ? true : undefined), 5_000, 'the first request forwarded');
 

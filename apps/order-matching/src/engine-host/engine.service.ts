@@ -23,7 +23,7 @@ import { restateBooks } from '../engine/restated-books';
 import { runAt } from '../engine/run-at';
 import { EngineState } from '../engine/engine-state';
 import { FATAL_EXIT_DELAY_MS, GroupCommit } from '../journal/group-commit';
-import { JournalSession, JournalTakenError, SESSION_KEEPALIVES } from '../journal/journal-session';
+import { JournalSession, JournalTakenError, SESSION_KEEPALIVES, sessionName } from '../journal/journal-session';
 import { loadState } from '../journal/state-loader';
 import { UuidV7Source } from '../journal/time-ordered-ids';
 import { ExpiryTimer } from './expiry-timer';
@@ -92,7 +92,7 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
     this.pool = pgPool('queries', {
       connectionString: env.DATABASE_URL,
       max: env.DB_POOL_SIZE,
-      application_name: `order-matching queries ${holder}`.slice(0, 63),
+      application_name: sessionName('queries', holder),
       options: `${SESSION_KEEPALIVES} -c idle_in_transaction_session_timeout=30000`,
     });
     this.journal = new JournalSession(env.DATABASE_URL, holder);

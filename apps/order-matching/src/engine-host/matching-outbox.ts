@@ -76,10 +76,10 @@ export class MatchingOutboxStore implements OutboxStore {
     if (last === this.persisted) return;
     const deleted = await this.write((client) =>
       client.query(
-      `WITH c AS (
-         INSERT INTO outbox_cursor (id, last_id) VALUES (1, $1) ON CONFLICT (id)
-         DO UPDATE SET last_id = GREATEST(outbox_cursor.last_id, EXCLUDED.last_id))
-       DELETE FROM outbox WHERE id <= $1::bigint`,
+        `WITH c AS (
+           INSERT INTO outbox_cursor (id, last_id) VALUES (1, $1) ON CONFLICT (id)
+           DO UPDATE SET last_id = GREATEST(outbox_cursor.last_id, EXCLUDED.last_id))
+         DELETE FROM outbox WHERE id <= $1::bigint`,
         [String(last)],
       ),
     );

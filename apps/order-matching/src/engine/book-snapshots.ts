@@ -7,8 +7,8 @@ const PAGE_LIMITS = { markets: 200, levels: 10_000 };
 /**
  * The markets after `after` in condition id order, a page of them, with every level of their books,
  * their book sequences and the times of their last book events (0 before any; the last trade is the
- * caller's to add). A page ends after `limits.markets`
- * markets or once it holds `limits.levels` levels, so that it stays far below NATS's 1 MB per message.
+ * caller's to add). A page ends after `limits.markets` markets or once it holds `limits.levels` levels,
+ * so that it stays far below NATS's 1 MB per message.
  */
 export function bookSnapshotsAfter(state: EngineState, after: string, limits = PAGE_LIMITS): BookSnapshotsPage {
   const ids = sortedMarketIds(state);

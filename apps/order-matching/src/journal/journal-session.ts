@@ -25,6 +25,14 @@ const RETRY_MS = 1_000;
 const CONNECT_TIMEOUT_MS = 10_000;
 const REPORT_EVERY_MS = 60_000;
 
+/**
+ * The application_name of one of the engine's sessions (`role`: journal, queries), by which an operator
+ * finds and ends a lost process's sessions (infra/README.md); PostgreSQL keeps 63 bytes of it.
+ */
+export function sessionName(role: string, holder: string): string {
+  return `order-matching ${role} ${holder}`.slice(0, 63);
+}
+
 /** What the journal's statements need; a pg Pool has it too (tests write batches through one). */
 export interface Queryable {
   query<R extends QueryResultRow>(config: QueryConfig): Promise<QueryResult<R>>;
@@ -151,9 +159,9 @@ export class JournalSession implements Queryable {
       throw new JournalNotOpenedError(`could not open the journal's connection again: ${errorMessage(error)}`, { cause: error });
     });
     try {
-        const locked = await this.tryLock(client);
-        const epoch = (await client.query<{ value: string }>(`SELECT value FROM settings WHERE key = '${EPOCH_KEY}'`)).rows[0]?.value;
-        if (!locked) throw new JournalTakenError("another engine holds the journal's lock");
+      const locked = await this.tryLock(client);
+      const epoch = (await client.query<{ value: string }>(`SELECT value FROM settings WHERE key = '${EPOCH_KEY}'`)).rows[0]?.value;
+      if (!locked) throw new JournalTakenError("another engine holds the journal's lock");
       if (epoch !== this.epoch) throw new JournalTakenError(`another engine wrote the journal meanwhile (epoch ${epoch}, this engine's ${this.epoch})`);
       if (this.ended) throw new Error('the journal session was ended');
     } catch (error) {
@@ -168,7 +176,7 @@ export class JournalSession implements Queryable {
   private async open(): Promise<Client> {
     const client = new Client({
       connectionString: this.databaseUrl,
-      application_name: `order-matching journal ${this.holder}`.slice(0, 63),
+      application_name: sessionName('journal', this.holder),
       options: `-c plan_cache_mode=force_generic_plan -c jit=off ${SESSION_KEEPALIVES}`,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     });
