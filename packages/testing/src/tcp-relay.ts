@@ -17,6 +17,12 @@ export interface DatabaseRelay {
   held(): Buffer;
   /** Passes on what is held, in order, and relays as usual again. */
   release(): void;
+  /**
+   * Breaks every connection now (what is held is lost), as a network cut would; new connections are
+   * relayed as usual, without holding. `client`: only the client's end breaks, and the server's stays
+   * open, as when the server has not noticed the cut yet.
+   */
+  cut(ends?: 'both' | 'client'): void;
 }
 
 /**
@@ -31,15 +37,22 @@ export async function databaseRelay(databaseUrl: string): Promise<DatabaseRelay>
   let server: Server | undefined;
   let holding = false;
   const queue: { to: Socket; data: Buffer }[] = [];
+  const clients = new Set<Socket>();
+  const servers = new Set<Socket>();
   return {
     url: relayed.toString(),
     open: () =>
       new Promise((resolve) => {
         server = createServer((socket) => {
           const upstream = createConnection(Number(target.port || 5432), target.hostname);
+          for (const [end, set] of [[socket, clients], [upstream, servers]] as const) {
+            set.add(end);
+            end.on('close', () => set.delete(end));
+          }
           socket.pipe(upstream);
           upstream.on('data', (data: Buffer) => (holding ? queue.push({ to: socket, data }) : socket.write(data)));
           upstream.on('end', () => socket.end());
+          // Not on a plain destroy (cut): the server's end stays open until it is cut too.
           socket.on('error', () => upstream.destroy());
           upstream.on('error', () => socket.destroy());
         });
@@ -53,6 +66,11 @@ export async function databaseRelay(databaseUrl: string): Promise<DatabaseRelay>
     release: () => {
       holding = false;
       for (const { to, data } of queue.splice(0)) to.write(data);
+    },
+    cut: (ends = 'both') => {
+      holding = false;
+      queue.splice(0);
+      for (const end of ends === 'both' ? [...clients, ...servers] : clients) end.destroy();
     },
   };
 }

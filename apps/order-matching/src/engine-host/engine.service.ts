@@ -127,7 +127,9 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
     await this.relay.start();
     this.onTick(() => void this.checkpoint());
     this.commits.onCommitted = ({ outbox, updatedOrders }) => {
-      if (outbox.length) void this.relay?.offer(outbox);
+      // Rows of a batch whose answer was lost are unknown here: the relay reads them back, in order.
+      if (outbox === undefined) void this.relay?.kick();
+      else if (outbox.length) void this.relay?.offer(outbox);
       this.ordersVacuum.note(updatedOrders).catch((error: unknown) => this.logger.warn(`VACUUM orders failed: ${errorMessage(error)}`));
     };
     if (loaded.restarted) {

@@ -2,10 +2,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from '@nestjs/common';
 import { DistinctFailures, errorMessage, NothingDoneError, OutcomeUnknownError } from '@exchange/service-kit';
 import type { Effects } from '../engine/effects';
-import { writeBatch, type WrittenBatch } from './journal-sql';
-import { JournalTakenError, type Queryable } from './journal-session';
+import { batchCommitted, writeBatch, writtenUnanswered, type WrittenBatch } from './journal-sql';
+import { JournalInDoubtError, JournalTakenError, type Queryable } from './journal-session';
 import { timeOrderedHash } from './time-ordered-ids';
-import { leftNothingWritten } from './unwritten-failures';
+import { BatchNotCommittedError, leftNothingWritten } from './unwritten-failures';
 
 /** Waits between two attempts at a batch that PostgreSQL could not take (`leftNothingWritten`). */
 const FIRST_RETRY_MS = 100;
@@ -15,6 +15,9 @@ interface Waiter {
   resolve(batchId: string): void;
   reject(error: unknown): void;
 }
+
+/** What a command refused while a lost journal connection is settled is told. */
+const RECONNECTING = "the matching engine's journal is reconnecting; retry shortly";
 
 /** How long the answers of a batch whose write failed fatally have to leave before `onFatal` ends the process. */
 export const FATAL_EXIT_DELAY_MS = 200;
@@ -78,7 +81,7 @@ export class GroupCommit {
         retryMs = FIRST_RETRY_MS;
         for (const w of waiters) w.resolve(batchId);
         // After the answers: they leave in the microtasks of this turn, the batch's events in the next.
-        if (written && (written.outbox.length || written.updatedOrders)) setImmediate(() => this.onCommitted(written));
+        if (written && (written.outbox?.length !== 0 || written.updatedOrders)) setImmediate(() => this.onCommitted(written));
       } catch (error) {
         if (leftNothingWritten(error)) {
           // The same effects again, first, with what arrived meanwhile (the commands already run).
@@ -111,7 +114,42 @@ export class GroupCommit {
     this.running = false;
   }
 
-  private write(batchId: string, commands: number, parts: Effects[]): Promise<WrittenBatch> {
-    return writeBatch(this.pool, batchId, commands, parts);
+  /**
+   * Writes the batch. When its connection was lost while the statement ran (PostgreSQL restarted, the
+   * session was ended, the network cut), asks whether the batch committed, on a connection that holds the
+   * journal's lock again: by then the old session has ended, its transaction with it. Committed, the batch
+   * is answered as written; not, it is written again (`BatchNotCommittedError`). Until the thirty-fourth
+   * session the engine exited there, and every PostgreSQL restart under load cost a restart of the engine
+   * and its post-only window (found by a probe ending the journal's session).
+   */
+  private async write(batchId: string, commands: number, parts: Effects[]): Promise<WrittenBatch> {
+    try {
+      return await writeBatch(this.pool, batchId, commands, parts);
+    } catch (error) {
+      if (!(error instanceof JournalInDoubtError)) throw error;
+      this.logger.warn(`${error.message}; no new command runs until it is known whether the batch committed`);
+      this.unwritten = new NothingDoneError(RECONNECTING, { cause: error });
+      const committed = await this.committed(batchId);
+      this.logger.log(`the batch whose answer was lost had ${committed ? 'committed' : 'not committed: it is written again'}`);
+      if (committed) return writtenUnanswered(parts);
+      throw new BatchNotCommittedError(RECONNECTING, { cause: error });
+    }
+  }
+
+  /** Asks until it can: only another engine's claim, or a fault, leaves the outcome unknown (fatal). */
+  private async committed(batchId: string): Promise<boolean> {
+    let retryMs = FIRST_RETRY_MS;
+    for (;;) {
+      try {
+        return await batchCommitted(this.pool, batchId);
+      } catch (error) {
+        if (!(leftNothingWritten(error) || error instanceof JournalInDoubtError)) {
+          throw new Error(`could not find out whether a batch committed: ${errorMessage(error)}`, { cause: error });
+        }
+        this.failures.failed(`checking whether a batch committed: ${errorMessage(error)}`);
+        await sleep(retryMs);
+        retryMs = Math.min(retryMs * 2, LONGEST_RETRY_MS);
+      }
+    }
   }
 }

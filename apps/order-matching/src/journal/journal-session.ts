@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from '@nestjs/common';
-import { Client, type ClientBase, type QueryConfig, type QueryResult, type QueryResultRow } from 'pg';
+import { Client, DatabaseError, type ClientBase, type QueryConfig, type QueryResult, type QueryResultRow } from 'pg';
 import { errorMessage } from '@exchange/service-kit';
 
 /**
@@ -46,6 +46,22 @@ export class JournalTakenError extends Error {}
 
 /** No journal connection could be opened again (the network, the server): the batch's statement never left. */
 export class JournalNotOpenedError extends Error {}
+
+/**
+ * The journal's connection was lost while a statement ran (PostgreSQL restarted or ended the session, the
+ * network cut it): the statement may have committed. Only a connection that holds the lock again can tell
+ * (group-commit.ts asks it): the old session's transaction has ended by then, one way or the other.
+ */
+export class JournalInDoubtError extends Error {}
+
+/**
+ * Whether a failed statement left its connection usable: PostgreSQL refused it (an ERROR, the transaction
+ * rolled back). Anything else (no answer, the socket closed, the session ended: class 08, 57P0x) lost the
+ * connection, and with it the statement's outcome.
+ */
+function refusedByServer(error: unknown): boolean {
+  return error instanceof DatabaseError && !error.code?.startsWith('08') && !error.code?.startsWith('57P0');
+}
 
 /**
  * The journal's own connection, which holds the journal's advisory lock: a second engine on the same
@@ -128,8 +144,15 @@ export class JournalSession implements Queryable {
   }
 
   async query<R extends QueryResultRow>(config: QueryConfig): Promise<QueryResult<R>> {
-    const client = await (this.client ??= this.reopen());
-    return client.query<R>(config);
+    const opened = (this.client ??= this.reopen());
+    const client = await opened;
+    try {
+      return await client.query<R>(config);
+    } catch (error) {
+      if (refusedByServer(error)) throw error;
+      this.drop(opened, client, errorMessage(error));
+      throw new JournalInDoubtError(`the journal's connection was lost during a statement: ${errorMessage(error)}`, { cause: error });
+    }
   }
 
   /** Ends the connection, and any claim still waiting; no query opens another after it. */
@@ -161,8 +184,11 @@ export class JournalSession implements Queryable {
     try {
       const locked = await this.tryLock(client);
       const epoch = (await client.query<{ value: string }>(`SELECT value FROM settings WHERE key = '${EPOCH_KEY}'`)).rows[0]?.value;
-      if (!locked) throw new JournalTakenError("another engine holds the journal's lock");
       if (epoch !== this.epoch) throw new JournalTakenError(`another engine wrote the journal meanwhile (epoch ${epoch}, this engine's ${this.epoch})`);
+      // Held, and the epoch still this engine's: most likely its old session, which the server has not
+      // ended yet (a network cut: until its keepalives fail), or another engine between its lock and its
+      // epoch. Tried again: the first lets go, the second shows its epoch.
+      if (!locked) throw new JournalNotOpenedError(`the journal's lock is still held (${await this.lockHolder(client)})`);
       if (this.ended) throw new Error('the journal session was ended');
     } catch (error) {
       await client.end().catch(() => undefined);
@@ -194,15 +220,16 @@ export class JournalSession implements Queryable {
     }
     const promise = Promise.resolve(client);
     this.client = promise;
-    const drop = (why: string) => {
-      if (this.client !== promise) return;
-      this.client = undefined;
-      this.logger.warn(`lost the journal connection (${why}); the next batch opens another`);
-      client.end().catch(() => undefined);
-    };
-    client.on('error', (error) => drop(errorMessage(error)));
-    client.on('end', () => drop('ended'));
+    client.on('error', (error) => this.drop(promise, client, errorMessage(error)));
+    client.on('end', () => this.drop(promise, client, 'ended'));
     return client;
+  }
+
+  private drop(promise: Promise<Client>, client: Client, why: string): void {
+    if (this.client !== promise) return;
+    this.client = undefined;
+    this.logger.warn(`lost the journal connection (${why}); the next statement opens another`);
+    client.end().catch(() => undefined);
   }
 
   private async tryLock(client: Client): Promise<boolean> {

@@ -114,13 +114,19 @@ function columns<T>(rows: T[], picks: Pick<T>[]): unknown[][] {
   return picks.map((pick) => rows.map(pick));
 }
 
+/** A batch's orders: the new ones, inserted, and those an earlier batch wrote (`journaled`), updated. */
+function batchOrders(parts: Effects[]): { inserted: OrderState[]; updated: OrderState[] } {
+  const orders = [...new Map(parts.flatMap((p) => [...p.orders])).values()];
+  return { inserted: orders.filter((o) => !o.journaled), updated: orders.filter((o) => o.journaled) };
+}
+
 /** The parameters of WRITE_BATCH for a batch made of the effects of several commands, and its event messages. */
 function batchParameters(
   batchId: string,
   commands: number,
   parts: Effects[],
-): { values: unknown[]; messages: OutboxMessages; orders: OrderState[]; updatedOrders: number } {
-  const orders = [...new Map(parts.flatMap((p) => [...p.orders])).values()];
+): { values: unknown[]; messages: OutboxMessages; inserted: OrderState[]; updatedOrders: number } {
+  const { inserted, updated } = batchOrders(parts);
   const trades = parts.flatMap((p) => p.trades);
   const makers: MakerRow[] = trades.flatMap((t) => t.makers.map((m, position) => ({ tradeId: t.id, position, matchTime: t.matchTime, conditionId: t.conditionId, ...m })));
   // The latest balance of each (address, asset): later parts overwrite earlier ones.
@@ -138,8 +144,6 @@ function batchParameters(
   for (const resolved of new Set(parts.flatMap((p) => [...p.markets]))) {
     Object.assign(market(resolved.conditionId), { winner: resolved.winningOutcome, accepting: resolved.acceptingOrders });
   }
-  const inserted = orders.filter((o) => !o.journaled);
-  const updated = orders.filter((o) => o.journaled);
   const values = [
     batchId,
     commands,
@@ -157,20 +161,36 @@ function batchParameters(
     ...columns([...markets.entries()], MARKET_COLUMNS),
     ...columns(updated, ORDER_UPDATE_COLUMNS),
   ];
-  return { values, messages, orders, updatedOrders: updated.length };
+  return { values, messages, inserted, updatedOrders: updated.length };
 }
 
-/** What a written batch left: its outbox rows, and how many order rows it updated (each a dead row version). */
+/**
+ * What a written batch left: its outbox rows (undefined when the statement's answer was lost: the relay
+ * reads them back), and how many order rows it updated (each a dead row version).
+ */
 export interface WrittenBatch {
-  outbox: OutboxRecord[];
+  outbox?: OutboxRecord[];
   updatedOrders: number;
 }
 
 /** Writes a batch; answers its outbox rows (ids with the subjects and messages, in order) for the relay's fast path. */
-export async function writeBatch(pool: Queryable, batchId: string, commands: number, parts: Effects[]): Promise<WrittenBatch> {
-  const { values, messages, orders, updatedOrders } = batchParameters(batchId, commands, parts);
+export async function writeBatch(pool: Queryable, batchId: string, commands: number, parts: Effects[]): Promise<Required<WrittenBatch>> {
+  const { values, messages, inserted, updatedOrders } = batchParameters(batchId, commands, parts);
   const result = await pool.query<{ outbox_ids: string[] }>({ name: 'write-batch', text: WRITE_BATCH, values });
-  for (const order of orders) order.journaled = true;
+  for (const order of inserted) order.journaled = true;
   const outbox = result.rows[0]!.outbox_ids.map((id, i) => ({ id: BigInt(id), subject: messages.subjects[i]!, json: messages.texts[i]! }));
   return { outbox, updatedOrders };
+}
+
+/** A batch found committed after its statement's answer was lost: the same, without the outbox rows' ids. */
+export function writtenUnanswered(parts: Effects[]): WrittenBatch {
+  const { inserted, updated } = batchOrders(parts);
+  for (const order of inserted) order.journaled = true;
+  return { updatedOrders: updated.length };
+}
+
+/** Whether a batch committed: asked once its statement's outcome is known to be final (group-commit.ts). */
+export async function batchCommitted(pool: Queryable, batchId: string): Promise<boolean> {
+  const found = await pool.query({ text: 'SELECT 1 FROM batches WHERE id = $1', values: [batchId] });
+  return found.rowCount === 1;
 }

@@ -1,9 +1,10 @@
 import path from 'node:path';
-import { Pool } from 'pg';
+import { Client, Pool } from 'pg';
 import { createTestDatabase, dropDatabase, inTransaction, NothingDoneError } from '@exchange/service-kit';
-import { eventually, sleep } from '@exchange/testing';
+import { databaseRelay, eventually, sleep } from '@exchange/testing';
 import { FATAL_EXIT_DELAY_MS, GroupCommit } from '../../src/journal/group-commit';
-import { JournalSession, JournalTakenError } from '../../src/journal/journal-session';
+import { JournalNotOpenedError, JournalSession, JournalTakenError } from '../../src/journal/journal-session';
+import type { WrittenBatch } from '../../src/journal/journal-sql';
 import { fund, newEngine, traderOf } from '../support/engine-fixture';
 
 /** The journal's connection on a fresh database: one writer at a time, one connection, a generic plan. */
@@ -11,8 +12,8 @@ describe('JournalSession', () => {
   let url: string;
   let admin: Pool;
   const sessions: JournalSession[] = [];
-  const session = (name: string) => {
-    const created = new JournalSession(url, name);
+  const session = (name: string, through = url) => {
+    const created = new JournalSession(through, name);
     sessions.push(created);
     return created;
   };
@@ -84,11 +85,10 @@ describe('JournalSession', () => {
     await successor.claim();
 
     const write = { text: "INSERT INTO settings (key, value) VALUES ('written-by-old', 'yes')" };
-    await expect(old.query(write)).rejects.toThrow(new JournalTakenError("another engine holds the journal's lock"));
+    const taken = new JournalTakenError(`another engine wrote the journal meanwhile (epoch ${successor.claimedEpoch}, this engine's ${old.claimedEpoch})`);
+    await expect(old.query(write)).rejects.toThrow(taken);
     await successor.end();
-    await expect(old.query(write)).rejects.toThrow(
-      new JournalTakenError(`another engine wrote the journal meanwhile (epoch ${successor.claimedEpoch}, this engine's ${old.claimedEpoch})`),
-    );
+    await expect(old.query(write)).rejects.toThrow(taken);
     expect((await admin.query("SELECT 1 FROM settings WHERE key = 'written-by-old'")).rowCount).toBe(0);
     // The refused engine let the lock go again: a third claims at once.
     const third = session('third');
@@ -164,6 +164,104 @@ describe('JournalSession', () => {
     await sleep(FATAL_EXIT_DELAY_MS + 100);
     expect(fatal).toEqual([(outcome as Error).cause]);
     expect((await admin.query('SELECT 1 FROM batches')).rowCount).toBe(0);
+  });
+
+  it('waits for its old session to end when a network cut left it holding the lock on the server', async () => {
+    const relay = await databaseRelay(url);
+    await relay.open();
+    try {
+      const journal = session('stranded', relay.url);
+      await journal.claim();
+      const stranded = await backendOf(journal);
+      // The client's end breaks; the server's stays open, its session (and the lock) with it.
+      relay.cut('client');
+      await sleep(100);
+      // Not taken: the lock is its own old session's, and the epoch still its own.
+      const refused = await journal.query({ text: 'SELECT 1' }).catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(JournalNotOpenedError);
+      expect((refused as Error).message).toContain(`PostgreSQL backend ${stranded}, "order-matching journal stranded"`);
+      relay.cut();
+      await eventually(async () => (await admin.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [stranded])).rowCount === 0, 'the stranded session to end');
+      expect((await journal.query<{ n: number }>({ text: 'SELECT 1 AS n' })).rows).toEqual([{ n: 1 }]);
+      expect(await backendOf(journal)).not.toBe(stranded);
+    } finally {
+      relay.cut();
+      await relay.close();
+    }
+  });
+
+  it("answers a batch whose connection was lost after it committed as written, once, and hands its events to the relay to read back", async () => {
+    const relay = await databaseRelay(url);
+    await relay.open();
+    try {
+      const journal = session('answer-lost', relay.url);
+      await journal.claim();
+      const fatal: unknown[] = [];
+      const commits = new GroupCommit(journal, (error) => void fatal.push(error));
+      const landed: WrittenBatch[] = [];
+      commits.onCommitted = (written) => void landed.push(written);
+      const state = newEngine();
+      fund(state, traderOf(11), '10');
+      // The statement runs and commits on the server; its answer stays in the relay, then the link breaks.
+      relay.hold();
+      const outcome = commits.commit(state.takeEffects());
+      await eventually(async () => (await admin.query('SELECT 1 FROM batches')).rowCount === 1, 'the batch to commit');
+      relay.cut();
+
+      const batchId = await outcome;
+      expect((await admin.query('SELECT id FROM batches')).rows).toEqual([{ id: batchId }]);
+      await eventually(() => landed.length === 1, 'the batch handed over');
+      expect(landed[0]!.outbox).toBeUndefined();
+      expect(commits.failing).toBeUndefined();
+      // The next batch goes on a new connection, after the first.
+      fund(state, traderOf(12), '5');
+      const next = await commits.commit(state.takeEffects());
+      expect((await admin.query('SELECT id FROM batches ORDER BY id')).rows).toEqual([{ id: batchId }, { id: next }]);
+      const balances = await admin.query<{ address: string; available: string }>(`SELECT address, available::text FROM balances WHERE asset = 'COLLATERAL' ORDER BY address`);
+      expect(balances.rows).toEqual([
+        { address: traderOf(11).address.toLowerCase(), available: '10000000' },
+        { address: traderOf(12).address.toLowerCase(), available: '5000000' },
+      ]);
+      expect(fatal).toEqual([]);
+    } finally {
+      relay.cut();
+      await relay.close();
+      await admin.query('DELETE FROM batches; DELETE FROM balances; DELETE FROM money_moves; DELETE FROM outbox');
+    }
+  });
+
+  it('writes a batch again when its connection was lost before it committed, and refuses new commands until it knows', async () => {
+    const journal = session('cut-off');
+    await journal.claim();
+    const fatal: unknown[] = [];
+    const commits = new GroupCommit(journal, (error) => void fatal.push(error));
+    const state = newEngine();
+    fund(state, traderOf(13), '7');
+    // Another transaction keeps the batch waiting for its table, then the journal's session is ended.
+    const blocker = new Client({ connectionString: url });
+    await blocker.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query('LOCK TABLE batches IN ACCESS EXCLUSIVE MODE');
+      const outcome = commits.commit(state.takeEffects());
+      const waiting = async () =>
+        (await admin.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE application_name = 'order-matching journal cut-off' AND wait_event_type = 'Lock'`)).rows;
+      await eventually(async () => (await waiting()).length === 1, 'the batch to wait for its table');
+      await cutOff((await waiting())[0]!.pid);
+      // Its question (did the batch commit?) waits for the table too: meanwhile nothing new runs.
+      await eventually(async () => (await waiting()).length === 1, 'the question to wait for its table');
+      expect(commits.failing).toEqual(new NothingDoneError("the matching engine's journal is reconnecting; retry shortly"));
+      await blocker.query('COMMIT');
+
+      const batchId = await outcome;
+      expect((await admin.query('SELECT id FROM batches')).rows).toEqual([{ id: batchId }]);
+      expect((await admin.query(`SELECT available::text FROM balances WHERE asset = 'COLLATERAL'`)).rows).toEqual([{ available: '7000000' }]);
+      expect(commits.failing).toBeUndefined();
+      expect(fatal).toEqual([]);
+    } finally {
+      await blocker.end();
+      await admin.query('DELETE FROM batches; DELETE FROM balances; DELETE FROM money_moves; DELETE FROM outbox');
+    }
   });
 
   it('plans a named statement over arrays once, generically, instead of at every execution', async () => {

@@ -1,5 +1,6 @@
 import { Pool } from 'pg';
-import { databaseRelay, sleep } from '@exchange/testing';
+import type { MatchingEventBatch } from '@exchange/contracts';
+import { databaseRelay, eventually, readStream, sleep, until } from '@exchange/testing';
 import { COLLATERAL } from '../../src/engine/ledger';
 import { anOrder, traderOf } from '../support/engine-fixture';
 import { aMarketSnapshot, startMatching, type MatchingUnderTest } from '../support/matching-harness';
@@ -58,6 +59,37 @@ describe('order-matching when PostgreSQL drops its connections', () => {
     await om.restart();
     expect(om.engine().state.ledger.get(trader.address.toLowerCase(), COLLATERAL)).toEqual(collateral);
     expect([...om.engine().state.orders.keys()].sort()).toEqual([before.orderID, after.orderID].sort());
+  });
+
+  it('answers an order whose journal write committed but whose answer was lost, and goes on with it', async () => {
+    const relay = await databaseRelay(om.databaseUrl);
+    await relay.open();
+    try {
+      await om.restart({ DATABASE_URL: relay.url });
+      // The batch commits on the server; its answer stays in the relay, then every connection breaks.
+      relay.hold();
+      const placing = place('0.43');
+      await eventually(async () => (await admin.query("SELECT 1 FROM orders WHERE price = 430000 AND status = 'LIVE'")).rowCount === 1, 'the order committed');
+      relay.cut();
+      const placed = await placing;
+      expect(placed).toMatchObject({ success: true, status: 'live' });
+      // Known as written: cancelling it updates the row rather than inserting it a second time.
+      expect(await om.data('matching.orders.cancel.v1', { caller: trader, orderIds: [placed.orderID] })).toEqual({ canceled: [placed.orderID], not_canceled: {} });
+      expect((await admin.query<{ status: string }>('SELECT status FROM orders WHERE id = $1', [placed.orderID])).rows).toEqual([{ status: 'CANCELED' }]);
+      await om.expectConserved();
+      // Its events, read back from the outbox, before the cancel's.
+      const events = await until(async () => {
+        const all = (await readStream(om.prefix, 'MATCHING')).flatMap((m) => (m.data as MatchingEventBatch).events);
+        const mine = all.filter((e) => e.type === 'order' && e.data.id === placed.orderID);
+        return mine.length === 2 ? mine : undefined;
+      }, 10_000, 'both events of the order published');
+      expect(events.map((e) => e.type === 'order' && e.data.type)).toEqual(['PLACEMENT', 'CANCELLATION']);
+      expect(om.takeFatal()).toEqual([]);
+    } finally {
+      await om.restart();
+      relay.cut();
+      await relay.close();
+    }
   });
 
   it('starts while PostgreSQL cannot be reached, waits for it, and loads everything once it can', async () => {
