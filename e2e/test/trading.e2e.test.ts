@@ -381,6 +381,8 @@ describe('trading between two wallets through the gateway', () => {
     };
     expect(await ids(`after=${floor - 1}`)).toEqual([trade.id]);
     expect(await ids(`after=${ceil}`)).toEqual([]);
+    // Its own second is not after itself (whole seconds, as clients see them).
+    expect(await ids(`after=${floor}`)).toEqual([]);
     expect(await ids(`after=${floor - 1}&before=${ceil + 1}`)).toEqual([trade.id]);
     expect(await ids(`after=${floor - 1}&before=${floor}`)).toEqual([]);
     expect(await ids(`after=${Math.floor(Date.now() / 1000) + 60}`)).toEqual([]);

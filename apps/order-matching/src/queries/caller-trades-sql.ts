@@ -1,7 +1,8 @@
 /**
  * The caller's trades, newest first (`GET /data/trades`). Parameters: $1 and $11 the accounts walked
  * (the caller's address and its deposit wallet or null, or the one `maker_address` names and null); the
- * filters $2 id, $3 taker, $4 maker, $5 market, $6 asset, $7 before and $8 after (unix seconds); $9 the
+ * filters $2 id, $3 taker, $4 maker, $5 market, $6 asset, $7 before and $8 after (unix seconds, strictly, a
+ * trade counted by its whole second as clients see it: `after=T` leaves out the trades of second T); $9 the
  * page size, $10 its offset and $12 the most `maker_orders` a page collects.
  *
  * Each account's taker trades and maker fills are walked newest first by an index ((taker, match_time,
@@ -23,7 +24,7 @@ const takerTrades = (account: string) => `
         AND ($5::text IS NULL OR t.condition_id = $5)
         AND ($6::text IS NULL OR t.token_id = $6)
         AND ($7::bigint IS NULL OR t.match_time < $7 * 1000)
-        AND ($8::bigint IS NULL OR t.match_time > $8 * 1000)
+        AND ($8::bigint IS NULL OR t.match_time >= ($8 + 1) * 1000)
       ORDER BY t.match_time DESC, t.id DESC LIMIT $9::int + $10::int)`;
 
 // A maker may have several orders in one trade: one row per trade (DISTINCT ON follows the index's order).
@@ -34,7 +35,7 @@ const makerTrades = (account: string) => `
         AND ($5::text IS NULL OR tm.condition_id = $5)
         AND ($6::text IS NULL OR tm.token_id = $6)
         AND ($7::bigint IS NULL OR tm.match_time < $7 * 1000)
-        AND ($8::bigint IS NULL OR tm.match_time > $8 * 1000)
+        AND ($8::bigint IS NULL OR tm.match_time >= ($8 + 1) * 1000)
         AND (($2::text IS NULL AND $3::text IS NULL AND $4::text IS NULL) OR EXISTS (
           SELECT 1 FROM trades t WHERE t.id = tm.trade_id
             AND ($2::text IS NULL OR t.id = $2)

@@ -41,7 +41,8 @@ function random(seed: number) {
  */
 function someTrades(count: number): TradeRow[] {
   const pick = random(7);
-  let time = 1_790_000_000_000;
+  // A quarter past each second: a filter in whole seconds must not read a trade of second T as after T.
+  let time = 1_790_000_000_250;
   return Array.from({ length: count }, (_, i) => {
     time += pick(4) === 0 ? 1_000 : 0;
     const market = MARKETS[pick(3)]!;
@@ -100,7 +101,7 @@ function expected(trades: TradeRow[], filter: Partial<ListTradesRequest>): strin
     // A token: the caller's trades in it, as taker of that token or by a maker order of it.
     .filter((t) => filter.asset_id === undefined || (mine.has(t.taker) && t.tokenId === filter.asset_id) || t.makers.some((m) => mine.has(m.maker) && m.tokenId === filter.asset_id))
     .filter((t) => filter.before === undefined || t.matchTime < filter.before * 1000)
-    .filter((t) => filter.after === undefined || t.matchTime > filter.after * 1000)
+    .filter((t) => filter.after === undefined || Math.floor(t.matchTime / 1000) > filter.after)
     .sort((a, b) => b.matchTime - a.matchTime || (a.id < b.id ? 1 : -1))
     .map((t) => t.id);
 }
@@ -151,6 +152,14 @@ describe("the caller's trades, newest first, on real PostgreSQL", () => {
     const want = expected(trades, filter);
     if (filter.id === undefined) expect(want.length).toBeGreaterThan(filter.market || filter.asset_id || filter.taker || filter.maker || filter.maker_address ? 100 : 500);
     expect(await listed(filter)).toEqual(want);
+  });
+
+  it('counts a trade by its whole second: after its second leaves it out, as before it does', async () => {
+    const second = Math.floor(middle.matchTime / 1000);
+    expect(middle.matchTime % 1000).toBeGreaterThan(0);
+    expect(await listed({ after: second })).not.toContain(middle.id);
+    expect(await listed({ before: second })).not.toContain(middle.id);
+    expect(await listed({ after: second - 1, before: second + 1 })).toContain(middle.id);
   });
 
   it('lists nothing for a maker_address that is none of the caller\'s accounts', async () => {
