@@ -121,7 +121,8 @@ describe('trading between two wallets through the gateway', () => {
       fee_rate_bps: '400',
       taker_order_id: bid.body.orderID,
       transaction_hash: bid.body.transactionsHashes[0],
-      maker_orders: [{ order_id: ask.body.orderID, matched_amount: '10', price: '0.6', side: 'SELL', outcome: 'Yes' }],
+      // The maker paid no fee (a taker-only schedule): its entry says 0, not the taker's 400.
+      maker_orders: [{ order_id: ask.body.orderID, matched_amount: '10', price: '0.6', side: 'SELL', outcome: 'Yes', fee_rate_bps: '0' }],
     });
     const aliceTrades = await alice.request('GET', `/data/trades?market=${conditionId}`);
     expect(aliceTrades.body.data.map((t: { trader_side: string }) => t.trader_side)).toEqual(['MAKER']);

@@ -87,6 +87,8 @@ export interface TradeRecord {
   collateral: number;
   fee: number;
   feeRateBps: number;
+  /** The rate its makers paid: 0 on a taker-only schedule. */
+  makerFeeRateBps: number;
   matchTime: number;
   makers: MakerFill[];
 }

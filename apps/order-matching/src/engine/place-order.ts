@@ -170,6 +170,7 @@ export function placeOrder(state: EngineState, caller: Caller, verified: Verifie
         collateral: 0,
         fee: 0,
         feeRateBps: feeRateBps(market.fee),
+        makerFeeRateBps: market.fee.takerOnly ? 0 : feeRateBps(market.fee),
         matchTime: now,
         makers: [],
       }

@@ -32,10 +32,11 @@ WITH
     WHERE orders.seq = u.seq),
   t AS (
     INSERT INTO trades (id, batch_id, condition_id, taker_order_id, taker, taker_owner, token_id, outcome, side, shares,
-      collateral, fee, fee_rate_bps, match_time)
-    SELECT u.id, $1, u.c, u.tko, u.tk, u.tow, u.tok, u.oc, u.sd, u.sh, u.co, u.fe, u.fr, u.mt
+      collateral, fee, fee_rate_bps, match_time, maker_fee_rate_bps)
+    SELECT u.id, $1, u.c, u.tko, u.tk, u.tow, u.tok, u.oc, u.sd, u.sh, u.co, u.fe, u.fr, u.mt, u.mfr
     FROM UNNEST($23::text[], $24::text[], $25::text[], $26::text[], $27::text[], $28::text[], $29::int[], $30::text[],
-      $31::bigint[], $32::bigint[], $33::bigint[], $34::int[], $35::bigint[]) AS u(id, c, tko, tk, tow, tok, oc, sd, sh, co, fe, fr, mt)),
+      $31::bigint[], $32::bigint[], $33::bigint[], $34::int[], $35::bigint[], $72::int[])
+      AS u(id, c, tko, tk, tow, tok, oc, sd, sh, co, fe, fr, mt, mfr)),
   tm AS (
     INSERT INTO trade_makers (trade_id, order_id, position, maker, owner, token_id, outcome, side, shares, price, fee, rebate,
       match_time, condition_id)
@@ -160,6 +161,8 @@ function batchParameters(
     messages.texts.join(MESSAGE_SEPARATOR),
     ...columns([...markets.entries()], MARKET_COLUMNS),
     ...columns(updated, ORDER_UPDATE_COLUMNS),
+    // The trades' maker rates, last: added after the other parameters were numbered.
+    trades.map((t) => t.makerFeeRateBps),
   ];
   return { values, messages, inserted, updatedOrders: updated.length };
 }

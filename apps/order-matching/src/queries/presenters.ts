@@ -54,6 +54,7 @@ export interface TradeRow {
   shares: string;
   collateral: string;
   fee_rate_bps: number;
+  maker_fee_rate_bps: number;
   match_time: string;
   outcomes: string[];
   makers: {
@@ -98,7 +99,8 @@ export function presentTrade(row: TradeRow, accounts: string[]): Trade {
       maker_address: toChecksumAddress(m.maker),
       owner: m.owner,
       matched_amount: formatUnits(Number(m.shares)),
-      fee_rate_bps: String(row.fee_rate_bps),
+      // What the maker paid: 0 on a taker-only schedule (the taker's rate is the trade's own).
+      fee_rate_bps: String(row.maker_fee_rate_bps),
       price: formatUnits(m.price),
       asset_id: m.token_id,
       outcome: row.outcomes[m.outcome] ?? '',

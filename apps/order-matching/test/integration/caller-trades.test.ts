@@ -62,8 +62,8 @@ function someTrades(count: number): TradeRow[] {
 /** Stores the trades and their fills in two statements, a row per array element (a statement per row took most of a minute). */
 async function store(pool: Pool, trades: TradeRow[]): Promise<void> {
   await pool.query(
-    `INSERT INTO trades (id, batch_id, condition_id, taker_order_id, taker, taker_owner, token_id, outcome, side, shares, collateral, fee, fee_rate_bps, match_time)
-     SELECT u.id, 'batch', u.condition_id, $5, u.taker, 'key', u.token_id, 0, 'BUY', 1000000, 500000, 0, 0, u.match_time
+    `INSERT INTO trades (id, batch_id, condition_id, taker_order_id, taker, taker_owner, token_id, outcome, side, shares, collateral, fee, fee_rate_bps, maker_fee_rate_bps, match_time)
+     SELECT u.id, 'batch', u.condition_id, $5, u.taker, 'key', u.token_id, 0, 'BUY', 1000000, 500000, 0, 0, 0, u.match_time
      FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $6::bigint[]) AS u(id, condition_id, taker, token_id, match_time)`,
     [trades.map((t) => t.id), trades.map((t) => t.conditionId), trades.map((t) => t.taker), trades.map((t) => t.tokenId), `0x${'f'.repeat(64)}`, trades.map((t) => t.matchTime)],
   );

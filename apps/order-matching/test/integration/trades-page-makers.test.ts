@@ -20,8 +20,8 @@ describe("the caller's trades, paged by their makers too", () => {
     try {
       const times = makers.map((_, i) => 1_790_000_000_000 - i * 1_000);
       await pool.query(
-        `INSERT INTO trades (id, batch_id, condition_id, taker_order_id, taker, taker_owner, token_id, outcome, side, shares, collateral, fee, fee_rate_bps, match_time)
-         SELECT u.id, 'batch', $2, $3, $4, 'key', $5, 0, 'BUY', 1000000, 500000, 0, 0, u.match_time FROM unnest($1::text[], $6::bigint[]) AS u(id, match_time)`,
+        `INSERT INTO trades (id, batch_id, condition_id, taker_order_id, taker, taker_owner, token_id, outcome, side, shares, collateral, fee, fee_rate_bps, maker_fee_rate_bps, match_time)
+         SELECT u.id, 'batch', $2, $3, $4, 'key', $5, 0, 'BUY', 1000000, 500000, 0, 0, 0, u.match_time FROM unnest($1::text[], $6::bigint[]) AS u(id, match_time)`,
         [ids, MARKET.conditionId, `0x${'f'.repeat(64)}`, taker.address, MARKET.tokens[0], times],
       );
       const fills = makers.flatMap((count, t) => Array.from({ length: count }, (_, position) => ({ t, position })));

@@ -34,7 +34,8 @@ describe('a resting SELL crossed by a BUY, with taker fees and a maker rebate', 
     expectConserved(state);
 
     const [trade] = state.effects.trades;
-    expect(trade).toMatchObject({ shares: 10_000_000, collateral: 6_000_000, fee: 96_000, feeRateBps: 400, side: 'BUY' });
+    // Makers pay nothing on a taker-only schedule, and the trade says so.
+    expect(trade).toMatchObject({ shares: 10_000_000, collateral: 6_000_000, fee: 96_000, feeRateBps: 400, makerFeeRateBps: 0, side: 'BUY' });
     expect(trade!.makers).toEqual([expect.objectContaining({ shares: 10_000_000, price: 600_000, fee: 0, rebate: 24_000 })]);
     expect(state.effects.orders.get(ask.orderID)!.status).toBe('MATCHED');
     expect(state.orders.size).toBe(0);
@@ -139,6 +140,7 @@ describe('a BUY that rests keeps reserved only what it can still spend as a make
     // quarter of carol's taker fee (the same 0.084) comes back as a rebate.
     expect(balanceOf(state, bob, COLLATERAL)).toEqual({ available: 100_000_000 - 6_168_000 + 21_000, reserved: 3_084_000 });
     expect(state.orders.get(bid.orderID)!.reserved).toBe(3_084_000);
+    expect(state.effects.trades.map((t) => [t.feeRateBps, t.makerFeeRateBps])).toEqual([[400, 400]]);
     expectConserved(state);
   });
 });
