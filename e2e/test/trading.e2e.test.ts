@@ -255,9 +255,10 @@ describe('trading between two wallets through the gateway', () => {
     const beating = new Trader(stack.base);
     await beating.deriveCredentials();
     expect(await beating.request('POST', '/heartbeats')).toEqual({ status: 200, body: { status: 'ok' } });
-    const session = (await beating.request('POST', '/v1/heartbeats', { heartbeat_id: 'x' })).body.error as string;
-    expect(session).toMatch(/^Invalid heartbeat id; the current id is [0-9a-f-]{36}$/);
-    expect((await beating.request('POST', '/v1/heartbeats', { heartbeat_id: session.split(' ').pop() })).status).toBe(200);
+    // A wrong id is told the right one, in the text and as a field.
+    const wrong = await beating.request('POST', '/v1/heartbeats', { heartbeat_id: 'x' });
+    expect(wrong).toEqual({ status: 400, body: { error: `Invalid heartbeat id; the current id is ${wrong.body.heartbeat_id}`, code: 'invalid_request', heartbeat_id: expect.stringMatching(/^[0-9a-f-]{36}$/) } });
+    expect((await beating.request('POST', '/v1/heartbeats', { heartbeat_id: wrong.body.heartbeat_id })).status).toBe(200);
     // Deleting the key ends its session without cancelling: nothing could beat it any more, and it used to
     // cancel the account's orders 15 s later, the next key's session beating or not.
     const sessions = async () => {

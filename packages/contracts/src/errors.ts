@@ -44,6 +44,8 @@ export interface ErrorBody {
   error: string;
   code: ErrorCode;
   retry_after_seconds?: number;
+  /** A heartbeat refused for a wrong id: the session's id, for the client to beat on with (UPSTREAM.md). */
+  heartbeat_id?: string;
 }
 
 export interface Failure {

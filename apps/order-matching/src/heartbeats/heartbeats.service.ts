@@ -95,7 +95,9 @@ export class HeartbeatsService implements OnModuleInit, OnModuleDestroy {
     const session = this.sessions.get(apiKey);
     const id = request.legacy && session ? session.id : request.heartbeat_id;
     if (session && id !== '' && id !== session.id) {
-      return fail('invalid_request', `Invalid heartbeat id; the current id is ${session.id}`);
+      // "A wrong id returns 400 with the correct id" (UPSTREAM.md): in the text, and as a field a client can read.
+      const wrong = fail('invalid_request', `Invalid heartbeat id; the current id is ${session.id}`);
+      return { ...wrong, body: { ...wrong.body, heartbeat_id: session.id } };
     }
     // An id of a session that ended (its orders cancelled): the client must learn it, not beat on in a new one.
     if (!session && id) {
