@@ -22,6 +22,45 @@ const pool = pgPool('test', { connectionString: process.argv[1], max: 1 });
 })();
 `;
 
+/**
+ * A child process whose transaction loses its connection: it prints the backend's pid from inside the
+ * transaction, which then sleeps until the test ends that backend; it prints how the transaction failed
+ * and runs another on a new connection. Built package, own process, as above.
+ */
+const CHILD_IN_TRANSACTION = `
+const { pgPool, inTransaction } = require(${JSON.stringify(path.join(__dirname, '../dist/database/pg-pool.js'))});
+const pool = pgPool('test', { connectionString: process.argv[1], max: 1 });
+(async () => {
+  const lost = await inTransaction(pool, async (client) => {
+    console.log('pid', (await client.query('SELECT pg_backend_pid() AS pid')).rows[0].pid);
+    await client.query('SELECT pg_sleep(30)');
+  }).then(() => 'no failure', (error) => error.message);
+  console.log('failed:', lost);
+  console.log('pid', await inTransaction(pool, async (client) => (await client.query('SELECT pg_backend_pid() AS pid')).rows[0].pid));
+  await pool.end();
+})();
+`;
+
+/** Runs a child script against the server; `waitFor` polls its output, failing if it exits first. */
+function child(script: string) {
+  const proc = spawn(process.execPath, ['-e', script, SERVER], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  proc.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', resolve));
+  return {
+    process: proc,
+    exited,
+    output: () => out,
+    pids: () => [...out.matchAll(/pid (\d+)/g)].map((m) => Number(m[1])),
+    async waitFor(done: () => boolean) {
+      while (!done()) {
+        if (proc.exitCode !== null) throw new Error(`child exited with ${proc.exitCode}: ${out}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+  };
+}
+
 describe('pgPool', () => {
   let admin: Pool;
   beforeAll(() => {
@@ -30,26 +69,25 @@ describe('pgPool', () => {
   afterAll(() => admin.end());
 
   it('outlives the loss of an idle connection and queries again on a new one', async () => {
-    const child = spawn(process.execPath, ['-e', CHILD, SERVER], { stdio: ['pipe', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    const waitFor = async (done: () => boolean) => {
-      while (!done()) {
-        if (child.exitCode !== null) throw new Error(`child exited with ${child.exitCode}: ${out}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    };
-    const pids = () => [...out.matchAll(/pid (\d+)/g)].map((m) => Number(m[1]));
-
-    await waitFor(() => pids().length === 1);
-    const ended = await admin.query<{ ok: boolean }>('SELECT pg_terminate_backend($1) AS ok', [pids()[0]]);
+    const idle = child(CHILD);
+    await idle.waitFor(() => idle.pids().length === 1);
+    const ended = await admin.query<{ ok: boolean }>('SELECT pg_terminate_backend($1) AS ok', [idle.pids()[0]]);
     expect(ended.rows[0]!.ok).toBe(true);
-    await waitFor(() => out.includes('lost an idle PostgreSQL connection'));
-    child.stdin.end('go\n');
-    await waitFor(() => pids().length === 2);
-    expect(pids()[1]).not.toBe(pids()[0]);
-    expect(await exited).toBe(0);
+    await idle.waitFor(() => idle.output().includes('lost an idle PostgreSQL connection'));
+    idle.process.stdin.end('go\n');
+    await idle.waitFor(() => idle.pids().length === 2);
+    expect(idle.pids()[1]).not.toBe(idle.pids()[0]);
+    expect(await idle.exited).toBe(0);
+  });
+
+  it('outlives the loss of a connection during a transaction: the transaction fails, the next runs on a new one', async () => {
+    const busy = child(CHILD_IN_TRANSACTION);
+    await busy.waitFor(() => busy.pids().length === 1);
+    await admin.query('SELECT pg_terminate_backend($1)', [busy.pids()[0]]);
+    await busy.waitFor(() => busy.pids().length === 2);
+    expect(busy.output()).toContain('failed: terminating connection due to administrator command');
+    expect(busy.pids()[1]).not.toBe(busy.pids()[0]);
+    expect(await busy.exited).toBe(0);
   });
 
   it('runs its sessions without JIT compilation, keeping the options it was given', async () => {
