@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { DistinctFailures, errorMessage, NothingDoneError, OutcomeUnknownError } from '@exchange/service-kit';
 import type { Effects } from '../engine/effects';
 import { batchCommitted, writeBatch, writtenUnanswered, type WrittenBatch } from './journal-sql';
-import { JournalInDoubtError, JournalTakenError, type Queryable } from './journal-session';
+import { JournalInDoubtError, JournalTakenError, refusedByServer, type Queryable } from './journal-session';
 import { timeOrderedHash } from './time-ordered-ids';
 import { BatchNotCommittedError, leftNothingWritten } from './unwritten-failures';
 
@@ -17,7 +17,7 @@ interface Waiter {
 }
 
 /** What a command refused while a lost journal connection is settled is told. */
-const RECONNECTING = "the matching engine's journal is reconnecting; retry shortly";
+const RECONNECTING = "the matching engine's journal is reconnecting";
 
 /** How long the answers of a batch whose write failed fatally have to leave before `onFatal` ends the process. */
 export const FATAL_EXIT_DELAY_MS = 200;
@@ -29,10 +29,11 @@ export const FATAL_EXIT_DELAY_MS = 200;
  * connection, a full disk: `leftNothingWritten`) is tried again until it succeeds, and meanwhile
  * `failing` says why, so that no new command is run (engine.service.ts): until the twenty-fifth session
  * the process exited there, and a database out of connections or of disk space became a crash loop with
- * two minutes of post-only mode after each start (found by a resource probe). After any other failure
- * memory and database may disagree: the batch's commands are told so, and `onFatal` is called once their
- * answers have left (the process exits and rebuilds from the database, where no answered command is
- * missing).
+ * two minutes of post-only mode after each start (found by a resource probe). A connection lost during
+ * the statement is settled (`write`). After any other failure memory and database may disagree: the
+ * batch's commands are told that nothing was done (PostgreSQL refused the statement) or that it may have
+ * been, and `onFatal` is called once their answers have left (the process exits and rebuilds from the
+ * database, where no answered command is missing).
  */
 export class GroupCommit {
   private readonly logger = new Logger(GroupCommit.name);
@@ -98,9 +99,12 @@ export class GroupCommit {
         // a second order. What queued behind it was never written, and no new command runs (`failing`):
         // both are told so whatever the failure was (its own error was a 500 when it was a bug).
         const notWritten = new NothingDoneError('the matching engine restarts after a failed journal write', { cause: error });
-        // Taken by another engine: the statement never left.
+        // Taken by another engine: the statement never left. Refused by PostgreSQL (a fault of the batch):
+        // rolled back. Until the thirty-fourth session the latter was told it may have been made.
         const unknown =
-          error instanceof JournalTakenError ? notWritten : new OutcomeUnknownError('could not tell whether its journal write committed', { cause: error });
+          error instanceof JournalTakenError || refusedByServer(error)
+            ? notWritten
+            : new OutcomeUnknownError('could not tell whether its journal write committed', { cause: error });
         for (const w of waiters) w.reject(unknown);
         for (const w of this.waiters) w.reject(notWritten);
         this.parts = [];

@@ -23,6 +23,14 @@ const EPOCH_KEY = 'journal-epoch';
 const RETRY_MS = 1_000;
 /** A connection attempt that hangs (a network cut) fails after this, and the batch is tried again. */
 const CONNECT_TIMEOUT_MS = 10_000;
+/**
+ * A statement not answered in this long (a hung server, or a network dropping packets silently, which the
+ * kernel retries for about 15 minutes) is taken as a lost connection: the engine refuses new commands and
+ * settles the batch (group-commit.ts). Until the thirty-fourth session it went on running commands into
+ * memory behind the batch, each told after 5 s that it may have been made and all made when the server
+ * came back, however late (found by a probe stopping the journal's backend).
+ */
+const ANSWER_TIMEOUT_MS = 10_000;
 const REPORT_EVERY_MS = 60_000;
 
 /**
@@ -55,11 +63,11 @@ export class JournalNotOpenedError extends Error {}
 export class JournalInDoubtError extends Error {}
 
 /**
- * Whether a failed statement left its connection usable: PostgreSQL refused it (an ERROR, the transaction
- * rolled back). Anything else (no answer, the socket closed, the session ended: class 08, 57P0x) lost the
- * connection, and with it the statement's outcome.
+ * Whether PostgreSQL refused a statement on a connection it kept (an ERROR): a statement outside a
+ * transaction block is its own transaction, rolled back. Anything else (no answer, the socket closed, the
+ * session ended: class 08, 57P0x) lost the connection, and with it the statement's outcome.
  */
-function refusedByServer(error: unknown): boolean {
+export function refusedByServer(error: unknown): boolean {
   return error instanceof DatabaseError && !error.code?.startsWith('08') && !error.code?.startsWith('57P0');
 }
 
@@ -90,6 +98,7 @@ export class JournalSession implements Queryable {
   constructor(
     private readonly databaseUrl: string,
     private readonly holder: string,
+    private readonly answerTimeoutMs = ANSWER_TIMEOUT_MS,
   ) {}
 
   /** The epoch this engine's claim set; undefined before `claim`. */
@@ -205,6 +214,10 @@ export class JournalSession implements Queryable {
       application_name: sessionName('journal', this.holder),
       options: `-c plan_cache_mode=force_generic_plan -c jit=off ${SESSION_KEEPALIVES}`,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      query_timeout: this.answerTimeoutMs,
+      // An idle connection whose peer is gone is found too, not only at the next batch.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
     });
     // Until adopted, a failure reaches the caller through the query it breaks.
     client.on('error', () => undefined);

@@ -7,12 +7,26 @@ export class BatchNotCommittedError extends NothingDoneError {}
 /**
  * Failures of a batch's write after which PostgreSQL certainly holds none of it: no connection could be
  * opened (refused, too many clients, the server starting up; for the journal's own connection any
- * failure to open it again, JournalNotOpenedError), the statement failed and was rolled
- * back for want of disk space or memory, or its connection was lost and the batch was then found not
- * committed (BatchNotCommittedError). Such a batch can be written again as it is. Any other failure may
+ * failure to open it again, JournalNotOpenedError), the statement failed and was rolled back for a
+ * reason that passes (disk space, memory, a cancel, a conflict, a read-only server), or its connection
+ * was lost and the batch was then found not committed (BatchNotCommittedError). Such a batch can be written again as it is. Any other failure may
  * have committed: only a reload from the database can tell (a lost journal connection is asked first).
  */
-const NOTHING_WRITTEN = new Set(['ECONNREFUSED', '53300', '57P03', '53100', '53200']);
+const NOTHING_WRITTEN = new Set([
+  'ECONNREFUSED',
+  '53300',
+  '57P03',
+  '53100',
+  '53200',
+  // Refused for now, rolled back (a probe saw an operator's cancel restart the engine): a cancel or a
+  // statement_timeout, a deadlock or serialization failure, a lock not available, a server that is read-only
+  // (the old primary after a failover, until the address leads to the new one).
+  '57014',
+  '40P01',
+  '40001',
+  '55P03',
+  '25006',
+]);
 
 export function leftNothingWritten(error: unknown): boolean {
   if (error instanceof JournalNotOpenedError || error instanceof BatchNotCommittedError) return true;

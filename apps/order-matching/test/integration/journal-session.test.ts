@@ -12,8 +12,8 @@ describe('JournalSession', () => {
   let url: string;
   let admin: Pool;
   const sessions: JournalSession[] = [];
-  const session = (name: string, through = url) => {
-    const created = new JournalSession(through, name);
+  const session = (name: string, through = url, answerTimeoutMs?: number) => {
+    const created = new JournalSession(through, name, answerTimeoutMs);
     sessions.push(created);
     return created;
   };
@@ -230,6 +230,36 @@ describe('JournalSession', () => {
     }
   });
 
+  it('takes a statement left unanswered (a hung server, a silent network) as a lost connection: refuses new commands, then settles the batch', async () => {
+    const relay = await databaseRelay(url);
+    await relay.open();
+    try {
+      const journal = session('unanswered', relay.url, 500);
+      await journal.claim();
+      const fatal: unknown[] = [];
+      const commits = new GroupCommit(journal, (error) => void fatal.push(error));
+      const state = newEngine();
+      fund(state, traderOf(14), '3');
+      relay.hold();
+      let settled = false;
+      const outcome = commits.commit(state.takeEffects()).finally(() => (settled = true));
+      // Not queued behind for as long as the server takes: after the answer timeout, nothing new runs.
+      await eventually(() => commits.failing !== undefined, 'the batch taken as lost');
+      expect(commits.failing).toEqual(new NothingDoneError("the matching engine's journal is reconnecting"));
+      expect(settled).toBe(false);
+      // The link comes back (the held answers lost): the batch had committed, and is answered so.
+      relay.cut();
+      const batchId = await outcome;
+      expect((await admin.query('SELECT id FROM batches')).rows).toEqual([{ id: batchId }]);
+      expect(commits.failing).toBeUndefined();
+      expect(fatal).toEqual([]);
+    } finally {
+      relay.cut();
+      await relay.close();
+      await admin.query('DELETE FROM batches; DELETE FROM balances; DELETE FROM money_moves; DELETE FROM outbox');
+    }
+  });
+
   it('writes a batch again when its connection was lost before it committed, and refuses new commands until it knows', async () => {
     const journal = session('cut-off');
     await journal.claim();
@@ -250,7 +280,7 @@ describe('JournalSession', () => {
       await cutOff((await waiting())[0]!.pid);
       // Its question (did the batch commit?) waits for the table too: meanwhile nothing new runs.
       await eventually(async () => (await waiting()).length === 1, 'the question to wait for its table');
-      expect(commits.failing).toEqual(new NothingDoneError("the matching engine's journal is reconnecting; retry shortly"));
+      expect(commits.failing).toEqual(new NothingDoneError("the matching engine's journal is reconnecting"));
       await blocker.query('COMMIT');
 
       const batchId = await outcome;
