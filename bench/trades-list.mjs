@@ -25,9 +25,9 @@ INSERT INTO markets (condition_id, token_ids, outcomes, tick_size, min_order_siz
   fee_taker_only, rebate_rate_ppm, accepting_orders)
 SELECT 'cond' || i, ARRAY['a', 'b'], ARRAY['Yes', 'No'], 10000, 5000000, false, 0, 1, true, 0, true FROM generate_series(0, 49) i;
 INSERT INTO trades (id, batch_id, condition_id, taker_order_id, taker, taker_owner, token_id, outcome, side, shares, collateral,
-  fee, fee_rate_bps, match_time)
+  fee, fee_rate_bps, maker_fee_rate_bps, match_time)
 SELECT md5(i::text), 'b' || (i / 20), 'cond' || (i % 50), md5('o' || i), CASE WHEN i % 10 = 0 THEN 'heavytaker' ELSE 'taker' || (i % 1000) END,
-  'key', 'tok' || (i % 100), 0, 'BUY', 1000000, 500000, 0, 0, 1700000000000 + i
+  'key', 'tok' || (i % 100), 0, 'BUY', 1000000, 500000, 0, 0, 0, 1700000000000 + i
 FROM generate_series(1, ${TRADES}) i;
 INSERT INTO trade_makers (trade_id, order_id, position, maker, owner, token_id, outcome, side, shares, price, fee, rebate, match_time, condition_id)
 SELECT md5(i::text), md5('m' || i), 0, CASE WHEN i % 3 = 0 THEN 'marketmaker' ELSE 'maker' || (i % 997) END, 'key', 'tok' || (i % 100), 1,

@@ -143,6 +143,31 @@ describe('OutboxRelay on a real PostgreSQL outbox table and real JetStream', () 
     expect(await db.unpublished()).toEqual([]);
   });
 
+  it('reads again for a kick that came while a read was under way: the row committed after that read goes out', async () => {
+    const prefix = await aStream('kickrace');
+    const store = new PgOutboxStore(storePool);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let reading!: () => void;
+    const read = new Promise<void>((resolve) => (reading = resolve));
+    store.afterRead = async () => {
+      store.afterRead = undefined;
+      reading();
+      await held;
+    };
+    const relay = new OutboxRelay(nc, prefix, store, TEST_STREAM);
+    const first = relay.kick();
+    await read;
+    // Committed after that read's snapshot, by a writer that cannot offer its rows and kicks instead
+    // (order-matching after a batch whose answer was lost).
+    await db.write([{ subject: 'test.evt.late', payload: { late: true } }]);
+    const second = relay.kick();
+    release();
+    await Promise.all([first, second]);
+    expect(await values(prefix)).toEqual([{ late: true }]);
+    expect(await db.unpublished()).toEqual([]);
+  });
+
   it('publishes a row that committed after a row with a higher id was published (concurrent writers)', async () => {
     const prefix = await aStream('late');
     const slow = new Client({ connectionString: db.url });

@@ -1,6 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from '@nestjs/common';
-import { DistinctFailures, errorMessage, NothingDoneError, OutcomeUnknownError } from '@exchange/service-kit';
+import { backoff, DistinctFailures, errorMessage, isDatabaseUnavailable, NothingDoneError, OutcomeUnknownError } from '@exchange/service-kit';
 import type { Effects } from '../engine/effects';
 import { batchCommitted, writeBatch, writtenUnanswered, type WrittenBatch } from './journal-sql';
 import { JournalInDoubtError, JournalTakenError, refusedByServer, type Queryable } from './journal-session';
@@ -10,6 +9,13 @@ import { BatchNotCommittedError, leftNothingWritten } from './unwritten-failures
 /** Waits between two attempts at a batch that PostgreSQL could not take (`leftNothingWritten`). */
 const FIRST_RETRY_MS = 100;
 const LONGEST_RETRY_MS = 2_000;
+/**
+ * Writes of one batch that PostgreSQL refused, or that were found not committed after a lost connection,
+ * before the engine gives up and exits (nothing written: its commands are told so): a batch that fails the
+ * same way every time (a statement_timeout shorter than it, a statement that crashes the server) would
+ * otherwise keep the engine refusing every command for good.
+ */
+const MOST_REWRITES = 3;
 
 interface Waiter {
   resolve(batchId: string): void;
@@ -41,7 +47,8 @@ export class GroupCommit {
   private waiters: Waiter[] = [];
   private running = false;
   private unwritten?: unknown;
-  private readonly failures = new DistinctFailures((message) => this.logger.warn(`journal write failed, nothing written; trying again: ${message}`));
+  private readonly failures = new DistinctFailures((why) => this.logger.warn(`journal write failed, nothing written; trying again: ${why}`));
+  private readonly askFailures = new DistinctFailures((why) => this.logger.warn(`could not ask whether the batch committed; asking again: ${why}`));
   /** Called after each committed batch that wrote events or updated orders (the relay publishes the events). */
   onCommitted: (written: WrittenBatch) => void = () => undefined;
 
@@ -67,7 +74,8 @@ export class GroupCommit {
     this.running = true;
     // Let the commands that arrived in the same turn join the batch.
     await new Promise((r) => setImmediate(r));
-    let retryMs = FIRST_RETRY_MS;
+    let attempt = 0;
+    let rewrites = 0;
     while (this.waiters.length) {
       const parts = this.parts;
       const waiters = this.waiters;
@@ -79,19 +87,27 @@ export class GroupCommit {
         if (this.unwritten !== undefined) this.logger.log('journal writes succeed again');
         this.unwritten = undefined;
         this.failures.cleared();
-        retryMs = FIRST_RETRY_MS;
+        attempt = 0;
+        rewrites = 0;
         for (const w of waiters) w.resolve(batchId);
-        // After the answers: they leave in the microtasks of this turn, the batch's events in the next.
-        if (written && (written.outbox?.length !== 0 || written.updatedOrders)) setImmediate(() => this.onCommitted(written));
+        // After the answers: they leave in the microtasks of this turn, the batch's events in the next
+        // (rows unknown here when the statement's answer was lost: read back).
+        if (written && (written.outbox === undefined || written.outbox.length > 0 || written.updatedOrders > 0)) {
+          setImmediate(() => this.onCommitted(written));
+        }
       } catch (error) {
-        if (leftNothingWritten(error)) {
-          // The same effects again, first, with what arrived meanwhile (the commands already run).
-          this.unwritten = error;
+        const rewrite = refusedByServer(error) || error instanceof BatchNotCommittedError;
+        if (leftNothingWritten(error) && !(rewrite && ++rewrites >= MOST_REWRITES)) {
+          // The same effects again, first, with what arrived meanwhile (the commands already run). New
+          // commands are told why (a 503 either way: "unavailable" or "nothing was done").
+          this.unwritten =
+            isDatabaseUnavailable(error) || error instanceof NothingDoneError
+              ? error
+              : new NothingDoneError('the matching engine cannot write its journal yet', { cause: error });
           this.failures.failed(errorMessage(error));
           this.parts = [...parts, ...this.parts];
           this.waiters = [...waiters, ...this.waiters];
-          await sleep(retryMs);
-          retryMs = Math.min(retryMs * 2, LONGEST_RETRY_MS);
+          await backoff(attempt++, FIRST_RETRY_MS, LONGEST_RETRY_MS);
           continue;
         }
         this.logger.error(error instanceof Error ? error : String(error), 'journal write failed');
@@ -99,10 +115,11 @@ export class GroupCommit {
         // a second order. What queued behind it was never written, and no new command runs (`failing`):
         // both are told so whatever the failure was (its own error was a 500 when it was a bug).
         const notWritten = new NothingDoneError('the matching engine restarts after a failed journal write', { cause: error });
-        // Taken by another engine: the statement never left. Refused by PostgreSQL (a fault of the batch):
-        // rolled back. Until the thirty-fourth session the latter was told it may have been made.
+        // Taken by another engine: the statement never left. Refused by PostgreSQL (a fault of the batch),
+        // or found not committed: rolled back. Until the thirty-fourth session a refusal was told it may
+        // have been made.
         const unknown =
-          error instanceof JournalTakenError || refusedByServer(error)
+          error instanceof JournalTakenError || rewrite
             ? notWritten
             : new OutcomeUnknownError('could not tell whether its journal write committed', { cause: error });
         for (const w of waiters) w.reject(unknown);
@@ -142,17 +159,17 @@ export class GroupCommit {
 
   /** Asks until it can: only another engine's claim, or a fault, leaves the outcome unknown (fatal). */
   private async committed(batchId: string): Promise<boolean> {
-    let retryMs = FIRST_RETRY_MS;
-    for (;;) {
+    for (let attempt = 0; ; attempt++) {
       try {
-        return await batchCommitted(this.pool, batchId);
+        const committed = await batchCommitted(this.pool, batchId);
+        this.askFailures.cleared();
+        return committed;
       } catch (error) {
         if (!(leftNothingWritten(error) || error instanceof JournalInDoubtError)) {
           throw new Error(`could not find out whether a batch committed: ${errorMessage(error)}`, { cause: error });
         }
-        this.failures.failed(`checking whether a batch committed: ${errorMessage(error)}`);
-        await sleep(retryMs);
-        retryMs = Math.min(retryMs * 2, LONGEST_RETRY_MS);
+        this.askFailures.failed(errorMessage(error));
+        await backoff(attempt, FIRST_RETRY_MS, LONGEST_RETRY_MS);
       }
     }
   }

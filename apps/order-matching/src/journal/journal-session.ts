@@ -62,14 +62,22 @@ export class JournalNotOpenedError extends Error {}
  */
 export class JournalInDoubtError extends Error {}
 
+/** SQLSTATE classes after which the statement's outcome is not known: the connection, the server's own failures. */
+const IN_DOUBT_CLASSES = /^(08|57P0|58|XX)/;
+
 /**
  * Whether PostgreSQL refused a statement on a connection it kept (an ERROR): a statement outside a
  * transaction block is its own transaction, rolled back. Anything else (no answer, the socket closed, the
- * session ended: class 08, 57P0x) lost the connection, and with it the statement's outcome.
+ * session ended: class 08, 57P0x; a FATAL or PANIC, an I/O or internal failure of the server, which may
+ * come after the commit was written: classes 58, XX) leaves the statement's outcome unknown.
  */
 export function refusedByServer(error: unknown): boolean {
-  return error instanceof DatabaseError && !error.code?.startsWith('08') && !error.code?.startsWith('57P0');
+  if (!(error instanceof DatabaseError) || error.severity === 'FATAL' || error.severity === 'PANIC') return false;
+  return !IN_DOUBT_CLASSES.test(error.code ?? '');
 }
+
+/** A read-only server (the old primary after a failover): the next statement connects again, perhaps to the new one. */
+const READ_ONLY = '25006';
 
 /**
  * The journal's own connection, which holds the journal's advisory lock: a second engine on the same
@@ -156,9 +164,14 @@ export class JournalSession implements Queryable {
     const opened = (this.client ??= this.reopen());
     const client = await opened;
     try {
-      return await client.query<R>(config);
+      // Per statement, not for the claim's (which may wait behind a frozen engine's fenced write for up to
+      // 30 s); node-pg reads it from a query's config too, though its types name it only for a client's.
+      return await client.query<R>({ ...config, query_timeout: this.answerTimeoutMs } as QueryConfig);
     } catch (error) {
-      if (refusedByServer(error)) throw error;
+      if (refusedByServer(error)) {
+        if ((error as DatabaseError).code === READ_ONLY) this.drop(opened, client, errorMessage(error));
+        throw error;
+      }
       this.drop(opened, client, errorMessage(error));
       throw new JournalInDoubtError(`the journal's connection was lost during a statement: ${errorMessage(error)}`, { cause: error });
     }
@@ -214,10 +227,6 @@ export class JournalSession implements Queryable {
       application_name: sessionName('journal', this.holder),
       options: `-c plan_cache_mode=force_generic_plan -c jit=off ${SESSION_KEEPALIVES}`,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-      query_timeout: this.answerTimeoutMs,
-      // An idle connection whose peer is gone is found too, not only at the next batch.
-      keepAlive: true,
-      keepAliveInitialDelayMillis: 10_000,
     });
     // Until adopted, a failure reaches the caller through the query it breaks.
     client.on('error', () => undefined);

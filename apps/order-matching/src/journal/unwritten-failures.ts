@@ -9,8 +9,9 @@ export class BatchNotCommittedError extends NothingDoneError {}
  * opened (refused, too many clients, the server starting up; for the journal's own connection any
  * failure to open it again, JournalNotOpenedError), the statement failed and was rolled back for a
  * reason that passes (disk space, memory, a cancel, a conflict, a read-only server), or its connection
- * was lost and the batch was then found not committed (BatchNotCommittedError). Such a batch can be written again as it is. Any other failure may
- * have committed: only a reload from the database can tell (a lost journal connection is asked first).
+ * was lost and the batch was then found not committed (BatchNotCommittedError). Such a batch can be
+ * written again as it is. Any other failure may have committed: only a reload from the database can
+ * tell (a lost journal connection is asked first).
  */
 const NOTHING_WRITTEN = new Set([
   'ECONNREFUSED',

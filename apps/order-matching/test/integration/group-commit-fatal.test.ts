@@ -104,9 +104,10 @@ describe('GroupCommit after a write that failed for good', () => {
         const { written, queued } = batchAndOneBehind(commits);
         await eventually(async () => (await waitingFor('canceled-pool')).length === 1, 'the batch to wait');
         await admin.query('SELECT pg_cancel_backend($1)', [(await waitingFor('canceled-pool'))[0]!.pid]);
-        // Tried again, and waiting again behind the lock; meanwhile nothing new runs.
+        // Tried again, and waiting again behind the lock; meanwhile nothing new runs (a 503, nothing done).
         await eventually(() => commits.failing !== undefined, 'the write to fail');
-        expect(commits.failing).toMatchObject({ code: '57014' });
+        expect(commits.failing).toEqual(new NothingDoneError('the matching engine cannot write its journal yet'));
+        expect((commits.failing as Error).cause).toMatchObject({ code: '57014' });
         await release();
 
         // Written again with what queued behind it, in one batch.
@@ -118,6 +119,30 @@ describe('GroupCommit after a write that failed for good', () => {
         expect(fatal).toEqual([]);
       } finally {
         await release().catch(() => undefined);
+        await pool.end();
+      }
+    });
+
+    it('gives up on a batch refused three times in a row (a statement_timeout shorter than it): nothing was done, and it exits', async () => {
+      const pool = new Pool({ connectionString: url, max: 1, application_name: 'refused-pool' });
+      const release = await blockBatches();
+      try {
+        const fatal: unknown[] = [];
+        const commits = new GroupCommit(pool, (error) => void fatal.push(error));
+        const { written, queued } = batchAndOneBehind(commits);
+        for (let refusal = 1; refusal <= 3; refusal++) {
+          await eventually(async () => (await waitingFor('refused-pool')).length === 1, `attempt ${refusal} to wait`);
+          await admin.query('SELECT pg_cancel_backend($1)', [(await waitingFor('refused-pool'))[0]!.pid]);
+        }
+        const refused = await written;
+        expect(refused).toEqual(new NothingDoneError('the matching engine restarts after a failed journal write'));
+        expect((refused as Error).cause).toMatchObject({ code: '57014' });
+        expect(await queued).toBe(refused);
+        await sleep(FATAL_EXIT_DELAY_MS + 100);
+        expect(fatal).toEqual([(refused as Error).cause]);
+        expect(await waitingFor('refused-pool')).toEqual([]);
+      } finally {
+        await release();
         await pool.end();
       }
     });

@@ -115,6 +115,8 @@ export class OutboxRelay {
   private offered: OutboxRecord[] = [];
   /** Whether the next drain reads pending rows from the store (start, kick, after a failure). */
   private mustPoll = true;
+  /** Kicks so far: a poll that began before the latest kick does not clear `mustPoll`. */
+  private kicks = 0;
   /** Whether the next drain creates the stream first (a publish found none). */
   private streamMissing = false;
   /** Whether the stream's `onCreated` is still to run. */
@@ -217,6 +219,7 @@ export class OutboxRelay {
   /** Drains what the store holds pending; called after commits (and every `pollMs`). */
   kick(): Promise<void> {
     this.mustPoll = true;
+    this.kicks++;
     return this.run();
   }
 
@@ -296,8 +299,11 @@ export class OutboxRelay {
         // concurrently (the catalog's), a row may commit after a row with a higher id was published.
         // Until 2026-11-26 such a row was skipped for good (and 500 of them would have kept the relay
         // polling in a loop).
+        // A kick during the read asks for rows it may not have seen (committed after its snapshot), which
+        // a writer that cannot offer them counts on (order-matching after a lost answer).
+        const kicks = this.kicks;
         batch = await this.store.pending(BATCH);
-        if (batch.length < BATCH) this.mustPoll = false;
+        if (batch.length < BATCH && kicks === this.kicks) this.mustPoll = false;
       } else {
         // An offered row a poll published already (the offering writer commits in id order).
         batch = this.offered.splice(0, BATCH).filter((r) => r.id > this.lastId);

@@ -99,6 +99,8 @@ export class PgOutboxStore implements OutboxStore {
   polls = 0;
   /** Runs before a mark's UPDATE: where a test takes the database away between a publish and its mark. */
   beforeMark?: () => Promise<void>;
+  /** Runs after a read, before its rows are answered: where a test holds a poll whose snapshot is past. */
+  afterRead?: () => Promise<void>;
 
   constructor(private readonly pool: Pool) {}
 
@@ -109,6 +111,7 @@ export class PgOutboxStore implements OutboxStore {
       'SELECT id::text, subject, payload, json FROM outbox WHERE published_at IS NULL ORDER BY outbox.id LIMIT $1',
       [limit],
     );
+    await this.afterRead?.();
     return rows.rows.map(record);
   }
 
