@@ -86,7 +86,7 @@ async function whileEngineRestarts<T>(answer: Promise<T>, unanswered?: string): 
     return await answer;
   } catch (error) {
     if (!(error instanceof ApiError) || error.body.code !== 'service_unavailable') throw error;
-    if (answeredByNobody(error.failure)) throw ApiError.of('too_early', 'the matching engine is restarting; retry shortly', 1);
+    if (answeredByNobody(error.failure)) throw ApiError.of('too_early', 'the matching engine is restarting or reconnecting; retry shortly', 1);
     throw unanswered && mayHaveActed(error.failure) ? ApiError.of('service_unavailable', unanswered, 1) : error;
   }
 }

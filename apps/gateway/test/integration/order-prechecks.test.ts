@@ -116,7 +116,7 @@ describe('order pre-checks on the hot market metadata', () => {
   it('lets good orders through to the engine, and unknown tokens for the engine to judge', async () => {
     for (const [token, exchange] of [[STANDARD_TOKEN, 'standard'], [NEG_RISK_TOKEN, 'negRisk'], [UNKNOWN_TOKEN, 'standard']] as const) {
       const passed = await place(token, 10_000_000, 5_000_000, exchange);
-      expect(passed).toMatchObject({ status: 425, body: { code: 'too_early' } });
+      expect(passed).toMatchObject({ status: 425, body: { code: 'too_early', error: 'the matching engine is restarting or reconnecting; retry shortly' } });
     }
   });
 

@@ -326,16 +326,20 @@ export class MatchingConsumer implements OnApplicationBootstrap, BeforeApplicati
     this.unacked = undefined;
     this.unackedCount = 0;
     for (let attempt = 0; ; attempt++) {
+      // Named in the warning: a probe saw a Redis outage reported as the price history's (PostgreSQL's).
+      let step = 'price history (PostgreSQL)';
       try {
         await this.history.insert(rows);
+        step = "resolved markets' terms";
         if (resolved.size) await this.catalog.refresh(resolved);
+        step = 'quotes (Redis)';
         // Before catching up, every market is written once at the end instead.
         if (this.quotesLive && changed.size) await this.quotes.write(changed);
         break;
       } catch (error) {
         // Not acknowledged: the stream delivers these messages again after the restart.
         if (this.feed.signal.aborted) return;
-        if (attempt % 10 === 0) this.logger.warn(`price history not written, retrying: ${String(error)}`);
+        if (attempt % 10 === 0) this.logger.warn(`${step} not written, retrying: ${String(error)}`);
         await backoff(attempt, 100);
       }
     }
