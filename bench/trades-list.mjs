@@ -14,7 +14,7 @@ const app = path.join(root, 'apps/order-matching');
 const require = createRequire(path.join(app, 'package.json'));
 const { Pool } = require('pg');
 const { createTestDatabase, dropDatabase } = require(path.join(root, 'packages/service-kit/dist/index.js'));
-const { CALLER_TRADES } = require(path.join(app, 'dist/queries/caller-trades-sql.js'));
+const { CALLER_TRADES, MAKER_ROWS_PER_TRADES_PAGE } = require(path.join(app, 'dist/queries/caller-trades-sql.js'));
 
 const flag = process.argv.indexOf('--trades');
 const TRADES = flag === -1 ? 1_000_000 : Number(process.argv[flag + 1]);
@@ -39,7 +39,8 @@ SELECT md5(i::text), md5('n' || i), 1, CASE WHEN i % 6 = 0 THEN 'marketmaker' EL
 FROM generate_series(1, ${TRADES}, 2) i;
 ANALYZE;`;
 
-// The parameters of CALLER_TRADES after the address: id, taker, maker, market, asset, before, after, page, offset, wallet.
+// The parameters of CALLER_TRADES after the address: id, taker, maker, market, asset, before, after, page, offset, wallet,
+// and the most maker_orders a page collects.
 const middle = Math.floor((1_700_000_000_000 + TRADES / 2) / 1000);
 const FILTERS = [
   ['first page', [null, null, null, null, null, null, null, PAGE, 0]],
@@ -76,7 +77,7 @@ try {
   console.log(`median ms of 5 runs: ${FILTERS.map(([name]) => name).join(' | ')}`);
   for (const [name, address] of ACCOUNTS) {
     const figures = [];
-    for (const [, filter] of FILTERS) figures.push((await median(pool, [address, ...filter, 'nobody'])).toFixed(1));
+    for (const [, filter] of FILTERS) figures.push((await median(pool, [address, ...filter, 'nobody', MAKER_ROWS_PER_TRADES_PAGE])).toFixed(1));
     console.log(`  ${name}: ${figures.join(' | ')}`);
   }
 } finally {

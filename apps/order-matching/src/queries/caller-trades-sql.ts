@@ -68,3 +68,11 @@ SELECT t.*, m.outcomes, counted.fetched::int AS fetched,
 FROM counted JOIN trades t USING (id) JOIN markets m USING (condition_id)
 WHERE counted.rows_before < $12
 ORDER BY t.match_time DESC, t.id DESC`;
+
+/**
+ * Decision: a page of trades collects at most about this many `maker_orders`: it ends after the trade that
+ * reaches it (docs/trading.md, "Queries"). A page of 100 trades of a thousand makers each would be 37 MB,
+ * built and parsed in the engine's own process (a scale probe read a 7.4 MB trade in 3-5 s, holding every
+ * market meanwhile).
+ */
+export const MAKER_ROWS_PER_TRADES_PAGE = 1_000;

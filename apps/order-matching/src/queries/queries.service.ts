@@ -21,16 +21,9 @@ import {
 import { callerAccounts, fundingAccount } from '../engine/caller-accounts';
 import { COLLATERAL } from '../engine/ledger';
 import { EngineService } from '../engine-host/engine.service';
-import { CALLER_TRADES } from './caller-trades-sql';
+import { CALLER_TRADES, MAKER_ROWS_PER_TRADES_PAGE } from './caller-trades-sql';
 import { presentOrder, presentTrade, type OrderRow, type TradeRow } from './presenters';
 
-/**
- * Decision: a page of trades collects at most about this many `maker_orders`: it ends after the trade that
- * reaches it (docs/trading.md, "Queries"). A page of 100 trades of a thousand makers each would be 37 MB,
- * built and parsed in the engine's own process (a scale probe read a 7.4 MB trade in 3-5 s, holding every
- * market meanwhile).
- */
-const MAKER_ROWS_PER_TRADES_PAGE = 1_000;
 /** Clients check allowances; on this exchange there are none to set, so they read as unlimited. */
 const UNLIMITED = (2n ** 256n - 1n).toString();
 const EXCHANGES = Object.values(EXCHANGE_V2_CONTRACTS);
