@@ -55,55 +55,71 @@ describe('GroupCommit after a write that failed for good', () => {
       await dropDatabase(url);
     });
 
-    /** Keeps every write of `batches` waiting until `release`. */
-    const blockBatches = async () => {
+    const waitingFor = async (name: string) =>
+      (await admin.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`, [name])).rows;
+
+    /**
+     * A group commit on a pool of its own (`name`, one connection) whose writes of `batches` wait, behind
+     * another transaction's lock, until `release`; a batch and one queued behind it are committed at once.
+     * `signal` ends or cancels the statement waiting there. The pool and the lock go after `work`.
+     */
+    const onBlockedPool = async (
+      name: string,
+      work: (fixture: {
+        commits: GroupCommit;
+        fatal: unknown[];
+        outcomes: ReturnType<typeof batchAndOneBehind>;
+        signal: (how: 'pg_terminate_backend' | 'pg_cancel_backend') => Promise<void>;
+        release: () => Promise<void>;
+      }) => Promise<void>,
+    ) => {
+      const pool = new Pool({ connectionString: url, max: 1, application_name: name });
+      pool.on('error', () => undefined);
       const blocker = new Client({ connectionString: url });
       await blocker.connect();
       await blocker.query('BEGIN');
       await blocker.query('LOCK TABLE batches IN ACCESS EXCLUSIVE MODE');
-      return async () => {
+      let released = false;
+      const release = async () => {
+        if (released) return;
+        released = true;
         await blocker.query('COMMIT');
         await blocker.end();
       };
-    };
-    const waitingFor = async (name: string) =>
-      (await admin.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`, [name])).rows;
-
-    it('tells the commands of a batch whose plain pool connection was lost that they may have been done, and exits', async () => {
-      // Not the journal's own session, which asks again (journal-session.test.ts): a pool cannot tell.
-      const pool = new Pool({ connectionString: url, max: 1, application_name: 'fatal-pool' });
-      pool.on('error', () => undefined);
-      const release = await blockBatches();
       try {
         const fatal: unknown[] = [];
         const commits = new GroupCommit(pool, (error) => void fatal.push(error));
-        const { written, queued } = batchAndOneBehind(commits);
-        await eventually(async () => (await waitingFor('fatal-pool')).length === 1, 'the batch to wait');
-        await admin.query('SELECT pg_terminate_backend($1)', [(await waitingFor('fatal-pool'))[0]!.pid]);
-
-        const unknown = await written;
-        expect(unknown).toBeInstanceOf(OutcomeUnknownError);
-        expect((unknown as Error).message).toBe('could not tell whether its journal write committed');
-        const notDone = await queued;
-        expect(notDone).toBeInstanceOf(NothingDoneError);
-        expect((notDone as Error).cause).toBe((unknown as Error).cause);
-        await sleep(FATAL_EXIT_DELAY_MS + 100);
-        expect(fatal).toEqual([(unknown as Error).cause]);
+        const outcomes = batchAndOneBehind(commits);
+        const signal = async (how: 'pg_terminate_backend' | 'pg_cancel_backend') => {
+          await eventually(async () => (await waitingFor(name)).length === 1, 'the batch to wait');
+          await admin.query(`SELECT ${how}($1)`, [(await waitingFor(name))[0]!.pid]);
+        };
+        await work({ commits, fatal, outcomes, signal, release });
       } finally {
         await release();
         await pool.end();
       }
+    };
+
+    it('tells the commands of a batch whose plain pool connection was lost that they may have been done, and exits', async () => {
+      // Not the journal's own session, which asks again (journal-session.test.ts): a pool cannot tell.
+      await onBlockedPool('fatal-pool', async ({ fatal, outcomes, signal }) => {
+        await signal('pg_terminate_backend');
+
+        const unknown = await outcomes.written;
+        expect(unknown).toBeInstanceOf(OutcomeUnknownError);
+        expect((unknown as Error).message).toBe('could not tell whether its journal write committed');
+        const notDone = await outcomes.queued;
+        expect(notDone).toBeInstanceOf(NothingDoneError);
+        expect((notDone as Error).cause).toBe((unknown as Error).cause);
+        await sleep(FATAL_EXIT_DELAY_MS + 100);
+        expect(fatal).toEqual([(unknown as Error).cause]);
+      });
     });
 
     it('writes a batch again after a cancel of its statement (an operator, a statement_timeout), instead of exiting', async () => {
-      const pool = new Pool({ connectionString: url, max: 1, application_name: 'canceled-pool' });
-      const release = await blockBatches();
-      try {
-        const fatal: unknown[] = [];
-        const commits = new GroupCommit(pool, (error) => void fatal.push(error));
-        const { written, queued } = batchAndOneBehind(commits);
-        await eventually(async () => (await waitingFor('canceled-pool')).length === 1, 'the batch to wait');
-        await admin.query('SELECT pg_cancel_backend($1)', [(await waitingFor('canceled-pool'))[0]!.pid]);
+      await onBlockedPool('canceled-pool', async ({ commits, fatal, outcomes, signal, release }) => {
+        await signal('pg_cancel_backend');
         // Tried again, and waiting again behind the lock; meanwhile nothing new runs (a 503, nothing done).
         await eventually(() => commits.failing !== undefined, 'the write to fail');
         expect(commits.failing).toEqual(new NothingDoneError('the matching engine cannot write its journal yet'));
@@ -111,40 +127,26 @@ describe('GroupCommit after a write that failed for good', () => {
         await release();
 
         // Written again with what queued behind it, in one batch.
-        const batchId = await written;
-        expect(await queued).toBe(batchId);
+        const batchId = await outcomes.written;
+        expect(await outcomes.queued).toBe(batchId);
         expect((await admin.query('SELECT id FROM batches')).rows).toEqual([{ id: batchId }]);
         expect((await admin.query(`SELECT available::text FROM balances WHERE asset = 'COLLATERAL'`)).rows).toEqual([{ available: '10000000' }, { available: '10000000' }]);
         expect(commits.failing).toBeUndefined();
         expect(fatal).toEqual([]);
-      } finally {
-        await release().catch(() => undefined);
-        await pool.end();
-      }
+      });
     });
 
     it('gives up on a batch refused three times in a row (a statement_timeout shorter than it): nothing was done, and it exits', async () => {
-      const pool = new Pool({ connectionString: url, max: 1, application_name: 'refused-pool' });
-      const release = await blockBatches();
-      try {
-        const fatal: unknown[] = [];
-        const commits = new GroupCommit(pool, (error) => void fatal.push(error));
-        const { written, queued } = batchAndOneBehind(commits);
-        for (let refusal = 1; refusal <= 3; refusal++) {
-          await eventually(async () => (await waitingFor('refused-pool')).length === 1, `attempt ${refusal} to wait`);
-          await admin.query('SELECT pg_cancel_backend($1)', [(await waitingFor('refused-pool'))[0]!.pid]);
-        }
-        const refused = await written;
+      await onBlockedPool('refused-pool', async ({ fatal, outcomes, signal }) => {
+        for (let refusal = 1; refusal <= 3; refusal++) await signal('pg_cancel_backend');
+        const refused = await outcomes.written;
         expect(refused).toEqual(new NothingDoneError('the matching engine restarts after a failed journal write'));
         expect((refused as Error).cause).toMatchObject({ code: '57014' });
-        expect(await queued).toBe(refused);
+        expect(await outcomes.queued).toBe(refused);
         await sleep(FATAL_EXIT_DELAY_MS + 100);
         expect(fatal).toEqual([(refused as Error).cause]);
         expect(await waitingFor('refused-pool')).toEqual([]);
-      } finally {
-        await release();
-        await pool.end();
-      }
+      });
     });
   });
 });

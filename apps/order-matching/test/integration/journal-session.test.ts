@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Client, Pool } from 'pg';
 import { createTestDatabase, dropDatabase, inTransaction, NothingDoneError } from '@exchange/service-kit';
-import { databaseRelay, eventually, sleep } from '@exchange/testing';
+import { databaseRelay, eventually, sleep, type DatabaseRelay } from '@exchange/testing';
 import { FATAL_EXIT_DELAY_MS, GroupCommit } from '../../src/journal/group-commit';
 import { JournalNotOpenedError, JournalSession, JournalTakenError } from '../../src/journal/journal-session';
 import type { WrittenBatch } from '../../src/journal/journal-sql';
@@ -26,12 +26,31 @@ describe('JournalSession', () => {
     await sleep(100);
   };
 
+  /** The database behind a relay of the test's own (held answers, cut connections), closed after `work`. */
+  const throughRelay = async (work: (relay: DatabaseRelay) => Promise<void>) => {
+    const relay = await databaseRelay(url);
+    await relay.open();
+    try {
+      await work(relay);
+    } finally {
+      relay.cut();
+      await relay.close();
+    }
+  };
+  /** Claims the journal and puts a group commit on it; `fatal` takes what it passes its fatal handler. */
+  const groupCommitOn = async (journal: JournalSession) => {
+    await journal.claim();
+    const fatal: unknown[] = [];
+    return { commits: new GroupCommit(journal, (error) => void fatal.push(error)), fatal };
+  };
+
   beforeAll(async () => {
     url = await createTestDatabase(path.join(__dirname, '../..'), 'journalsession');
     admin = new Pool({ connectionString: url, max: 1 });
   });
   afterEach(async () => {
     await Promise.all(sessions.splice(0).map((s) => s.end()));
+    await admin.query('DELETE FROM batches; DELETE FROM balances; DELETE FROM money_moves; DELETE FROM outbox');
   });
   afterAll(async () => {
     await admin.end();
@@ -167,9 +186,7 @@ describe('JournalSession', () => {
   });
 
   it('waits for its old session to end when a network cut left it holding the lock on the server', async () => {
-    const relay = await databaseRelay(url);
-    await relay.open();
-    try {
+    await throughRelay(async (relay) => {
       const journal = session('stranded', relay.url);
       await journal.claim();
       const stranded = await backendOf(journal);
@@ -184,20 +201,12 @@ describe('JournalSession', () => {
       await eventually(async () => (await admin.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [stranded])).rowCount === 0, 'the stranded session to end');
       expect((await journal.query<{ n: number }>({ text: 'SELECT 1 AS n' })).rows).toEqual([{ n: 1 }]);
       expect(await backendOf(journal)).not.toBe(stranded);
-    } finally {
-      relay.cut();
-      await relay.close();
-    }
+    });
   });
 
   it("answers a batch whose connection was lost after it committed as written, once, and hands its events to the relay to read back", async () => {
-    const relay = await databaseRelay(url);
-    await relay.open();
-    try {
-      const journal = session('answer-lost', relay.url);
-      await journal.claim();
-      const fatal: unknown[] = [];
-      const commits = new GroupCommit(journal, (error) => void fatal.push(error));
+    await throughRelay(async (relay) => {
+      const { commits, fatal } = await groupCommitOn(session('answer-lost', relay.url));
       const landed: WrittenBatch[] = [];
       commits.onCommitted = (written) => void landed.push(written);
       const state = newEngine();
@@ -223,21 +232,12 @@ describe('JournalSession', () => {
         { address: traderOf(12).address.toLowerCase(), available: '5000000' },
       ]);
       expect(fatal).toEqual([]);
-    } finally {
-      relay.cut();
-      await relay.close();
-      await admin.query('DELETE FROM batches; DELETE FROM balances; DELETE FROM money_moves; DELETE FROM outbox');
-    }
+    });
   });
 
   it('takes a statement left unanswered (a hung server, a silent network) as a lost connection: refuses new commands, then settles the batch', async () => {
-    const relay = await databaseRelay(url);
-    await relay.open();
-    try {
-      const journal = session('unanswered', relay.url, 500);
-      await journal.claim();
-      const fatal: unknown[] = [];
-      const commits = new GroupCommit(journal, (error) => void fatal.push(error));
+    await throughRelay(async (relay) => {
+      const { commits, fatal } = await groupCommitOn(session('unanswered', relay.url, 500));
       const state = newEngine();
       fund(state, traderOf(14), '3');
       relay.hold();
@@ -253,18 +253,11 @@ describe('JournalSession', () => {
       expect((await admin.query('SELECT id FROM batches')).rows).toEqual([{ id: batchId }]);
       expect(commits.failing).toBeUndefined();
       expect(fatal).toEqual([]);
-    } finally {
-      relay.cut();
-      await relay.close();
-      await admin.query('DELETE FROM batches; DELETE FROM balances; DELETE FROM money_moves; DELETE FROM outbox');
-    }
+    });
   });
 
   it('writes a batch again when its connection was lost before it committed, and refuses new commands until it knows', async () => {
-    const journal = session('cut-off');
-    await journal.claim();
-    const fatal: unknown[] = [];
-    const commits = new GroupCommit(journal, (error) => void fatal.push(error));
+    const { commits, fatal } = await groupCommitOn(session('cut-off'));
     const state = newEngine();
     fund(state, traderOf(13), '7');
     // Another transaction keeps the batch waiting for its table, then the journal's session is ended.
@@ -290,7 +283,6 @@ describe('JournalSession', () => {
       expect(fatal).toEqual([]);
     } finally {
       await blocker.end();
-      await admin.query('DELETE FROM batches; DELETE FROM balances; DELETE FROM money_moves; DELETE FROM outbox');
     }
   });
 
