@@ -4,7 +4,7 @@ import type { Effects } from '../engine/effects';
 import { batchCommitted, writeBatch, writtenUnanswered, type WrittenBatch } from './journal-sql';
 import { JournalInDoubtError, JournalTakenError, refusedByServer, type Queryable } from './journal-session';
 import { timeOrderedHash } from './time-ordered-ids';
-import { BatchNotCommittedError, leftNothingWritten } from './unwritten-failures';
+import { BatchNotCommittedError, leftNothingWritten, serverCondition } from './unwritten-failures';
 
 /** Waits between two attempts at a batch that PostgreSQL could not take (`leftNothingWritten`). */
 const FIRST_RETRY_MS = 100;
@@ -13,7 +13,8 @@ const LONGEST_RETRY_MS = 2_000;
  * Writes of one batch that PostgreSQL refused, or that were found not committed after a lost connection,
  * before the engine gives up and exits (nothing written: its commands are told so): a batch that fails the
  * same way every time (a statement_timeout shorter than it, a statement that crashes the server) would
- * otherwise keep the engine refusing every command for good.
+ * otherwise keep the engine refusing every command for good. A condition of the server (a full disk, a
+ * read-only server: `serverCondition`) is not counted.
  */
 const MOST_REWRITES = 3;
 
@@ -97,7 +98,7 @@ export class GroupCommit {
         }
       } catch (error) {
         const rewrite = refusedByServer(error) || error instanceof BatchNotCommittedError;
-        if (leftNothingWritten(error) && !(rewrite && ++rewrites >= MOST_REWRITES)) {
+        if (leftNothingWritten(error) && !(rewrite && !serverCondition(error) && ++rewrites >= MOST_REWRITES)) {
           // The same effects again, first, with what arrived meanwhile (the commands already run). New
           // commands are told why (a 503 either way: "unavailable" or "nothing was done").
           this.unwritten =

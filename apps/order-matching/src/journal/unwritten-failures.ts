@@ -29,8 +29,23 @@ const NOTHING_WRITTEN = new Set([
   '25006',
 ]);
 
+/**
+ * Of those, the conditions of the server rather than of the batch (no connection, disk space, memory, a
+ * server starting up or read-only): they pass without the batch changing, so they are tried until they
+ * do, however long (group-commit.ts counts only the others). The thirty-fourth session's limit on
+ * rewrites counted them too, and a full disk ended the engine after three tries again.
+ */
+const SERVER_CONDITIONS = new Set(['ECONNREFUSED', '53300', '57P03', '53100', '53200', '25006']);
+
+const codeOf = (error: unknown) => (typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined);
+
 export function leftNothingWritten(error: unknown): boolean {
   if (error instanceof JournalNotOpenedError || error instanceof BatchNotCommittedError) return true;
-  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  const code = codeOf(error);
   return typeof code === 'string' && NOTHING_WRITTEN.has(code);
+}
+
+export function serverCondition(error: unknown): boolean {
+  const code = codeOf(error);
+  return typeof code === 'string' && SERVER_CONDITIONS.has(code);
 }

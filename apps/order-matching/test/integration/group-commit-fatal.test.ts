@@ -148,5 +148,41 @@ describe('GroupCommit after a write that failed for good', () => {
         expect(await waitingFor('refused-pool')).toEqual([]);
       });
     });
+
+    it('keeps writing a batch that a full disk refuses, however many times, until there is room again (a condition of the server, not of the batch)', async () => {
+      // PostgreSQL's own refusal when a table cannot grow (53100), raised by a trigger while `disk_full` holds a row.
+      await admin.query(`CREATE TABLE disk_full (since timestamptz)`);
+      await admin.query(`CREATE FUNCTION refuse_for_full_disk() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF EXISTS (SELECT 1 FROM disk_full) THEN
+            RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = 'disk_full';
+          END IF;
+          RETURN NEW;
+        END $$`);
+      await admin.query(`CREATE TRIGGER full_disk BEFORE INSERT ON batches FOR EACH ROW EXECUTE FUNCTION refuse_for_full_disk()`);
+      await admin.query(`INSERT INTO disk_full VALUES (now())`);
+      const pool = new Pool({ connectionString: url, max: 1 });
+      let writes = 0;
+      const counted = { query: (config: Parameters<Pool['query']>[0]) => (writes++, pool.query(config)) } as Pick<Pool, 'query'>;
+      try {
+        const fatal: unknown[] = [];
+        const commits = new GroupCommit(counted, (error) => void fatal.push(error));
+        const outcomes = batchAndOneBehind(commits);
+        await eventually(() => writes > 5, 'more than three refused writes', 10_000);
+        // New commands are told the database is unavailable (a 503 to retry shortly), nothing done.
+        expect(commits.failing).toMatchObject({ code: '53100' });
+        expect(fatal).toEqual([]);
+
+        await admin.query(`DELETE FROM disk_full`);
+        const batchId = await outcomes.written;
+        expect(await outcomes.queued).toBe(batchId);
+        expect((await admin.query('SELECT commands FROM batches WHERE id = $1', [batchId])).rows).toEqual([{ commands: 2 }]);
+        expect(commits.failing).toBeUndefined();
+        expect(fatal).toEqual([]);
+      } finally {
+        await pool.end();
+        await admin.query(`DROP TABLE disk_full; DROP TRIGGER full_disk ON batches; DROP FUNCTION refuse_for_full_disk`);
+      }
+    });
   });
 });
