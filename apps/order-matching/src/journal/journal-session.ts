@@ -120,10 +120,12 @@ export class JournalSession implements Queryable {
    */
   async claim(): Promise<void> {
     let reportedAt = -Infinity;
-    for (;;) {
-      if (this.ended) throw new Error('the journal session was ended while it waited for the journal');
-      const client = await this.open();
-      try {
+    if (this.ended) throw new Error('the journal session was ended while it waited for the journal');
+    // One connection for the whole wait: until the thirty-fifth session each try opened one (a backend
+    // started and ended every second for as long as the other engine ran).
+    const client = await this.open();
+    try {
+      for (;;) {
         // Ended meanwhile: not taken (and the lock let go with the connection).
         if (this.ended) throw new Error('the journal session was ended while it waited for the journal');
         if (await this.tryLock(client)) {
@@ -140,12 +142,11 @@ export class JournalSession implements Queryable {
           reportedAt = Date.now();
           this.logger.warn(`another engine writes this database's journal (${await this.lockHolder(client)}); waiting until it stops`);
         }
-      } catch (error) {
-        await client.end().catch(() => undefined);
-        throw error;
+        await sleep(RETRY_MS);
       }
+    } catch (error) {
       await client.end().catch(() => undefined);
-      await sleep(RETRY_MS);
+      throw error;
     }
   }
 

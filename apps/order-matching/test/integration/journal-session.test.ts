@@ -63,8 +63,14 @@ describe('JournalSession', () => {
     let secondClaimed = false;
     const second = session('second');
     const claim = second.claim().then(() => (secondClaimed = true));
+    const backendsOf = async (name: string) =>
+      (await admin.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE application_name = $1`, [name])).rows.map((row) => row.pid);
+    await eventually(async () => (await backendsOf('order-matching journal second')).length === 1, 'the second to wait');
+    const waitingOn = await backendsOf('order-matching journal second');
     await sleep(2_500);
     expect(secondClaimed).toBe(false);
+    // One connection for the whole wait (it used to open one a second).
+    expect(await backendsOf('order-matching journal second')).toEqual(waitingOn);
     // The operator can find the holder by the name it gives itself (advisory locks are per database).
     const holders = await admin.query<{ name: string }>(
       `SELECT a.application_name AS name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
@@ -75,7 +81,7 @@ describe('JournalSession', () => {
     await first.end();
     await claim;
     expect(second.claimedEpoch).toBe(String(Number(first.claimedEpoch) + 1));
-    expect((await second.query<{ n: number }>({ text: 'SELECT 1 AS n' })).rows).toEqual([{ n: 1 }]);
+    expect((await second.query<{ n: number }>({ text: 'SELECT pg_backend_pid() AS n' })).rows).toEqual([{ n: waitingOn[0] }]);
   });
 
   it('opens a lost connection again while the journal is still its own', async () => {
