@@ -156,6 +156,7 @@ export function placeOrder(state: EngineState, caller: Caller, verified: Verifie
   const changedLevels: [Side, number][] = [];
   if (placed.outcome === 'RESTING') changedLevels.push([side, flipFor(outcome, terms.price)]);
 
+  const rateBps = feeRateBps(market.fee);
   const trade: TradeRecord | undefined = placed.fills
     ? {
         id: state.settings.newId(),
@@ -169,8 +170,8 @@ export function placeOrder(state: EngineState, caller: Caller, verified: Verifie
         shares: 0,
         collateral: 0,
         fee: 0,
-        feeRateBps: feeRateBps(market.fee),
-        makerFeeRateBps: market.fee.takerOnly ? 0 : feeRateBps(market.fee),
+        feeRateBps: rateBps,
+        makerFeeRateBps: market.fee.takerOnly ? 0 : rateBps,
         matchTime: now,
         makers: [],
       }
