@@ -5,6 +5,7 @@ import { databaseRelay, eventually, sleep, type DatabaseRelay } from '@exchange/
 import { FATAL_EXIT_DELAY_MS, GroupCommit } from '../../src/journal/group-commit';
 import { JournalNotOpenedError, JournalSession, JournalTakenError } from '../../src/journal/journal-session';
 import type { WrittenBatch } from '../../src/journal/journal-sql';
+import { BatchNotCommittedError } from '../../src/journal/unwritten-failures';
 import { fund, newEngine, traderOf } from '../support/engine-fixture';
 
 /** The journal's connection on a fresh database: one writer at a time, one connection, a generic plan. */
@@ -292,6 +293,95 @@ describe('JournalSession', () => {
     }
   });
 
+  /** A group commit on `journal` whose statements are counted (`writes()`). */
+  const countedCommits = async (journal: JournalSession) => {
+    await journal.claim();
+    let writes = 0;
+    const fatal: unknown[] = [];
+    const counted = { query: (config: Parameters<JournalSession['query']>[0]) => (writes++, journal.query(config)) } as JournalSession;
+    return { commits: new GroupCommit(counted, (error) => void fatal.push(error)), fatal, writes: () => writes };
+  };
+
+  it("writes a batch again for as long as the server is read-only (the old primary after a failover), on a new connection each time, and never gives up", async () => {
+    const database = new URL(url).pathname.slice(1);
+    const journal = session('read-only');
+    const { commits, fatal, writes } = await countedCommits(journal);
+    const first = await backendOf(journal);
+    // Every new session of the database is read-only from now on; the journal's own session is ended, so
+    // it opens a new one (the lock and the epoch can still be read there).
+    await admin.query(`ALTER DATABASE "${database}" SET default_transaction_read_only = on`);
+    try {
+      await cutOff(first);
+      const state = newEngine();
+      fund(state, traderOf(15), '4');
+      const outcome = commits.commit(state.takeEffects());
+      await eventually(() => writes() > 5, 'more than three refused writes');
+      expect(commits.failing).toEqual(new NothingDoneError('the matching engine cannot write its journal yet'));
+      expect((commits.failing as Error).cause).toMatchObject({ code: '25006' });
+      expect(fatal).toEqual([]);
+
+      // Only a connection opened after the primary is writable again can write: the refused ones were dropped.
+      await admin.query(`ALTER DATABASE "${database}" RESET default_transaction_read_only`);
+      const batchId = await outcome;
+      expect((await admin.query('SELECT id FROM batches')).rows).toEqual([{ id: batchId }]);
+      expect(commits.failing).toBeUndefined();
+      expect(fatal).toEqual([]);
+      expect(await backendOf(journal)).not.toBe(first);
+    } finally {
+      await admin.query(`ALTER DATABASE "${database}" RESET default_transaction_read_only`);
+    }
+  });
+
+  /**
+   * `batches` refuses its next `refusals` inserts with an internal error of the server (SQLSTATE XX000),
+   * whose outcome the engine cannot know (it may follow a commit): each is asked about, as a lost connection is.
+   */
+  const internalErrors = async (refusals: number, work: () => Promise<void>) => {
+    await admin.query(`CREATE SEQUENCE internal_errors`);
+    await admin.query(`CREATE FUNCTION raise_internal_error() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF nextval('internal_errors') <= ${refusals} THEN
+          RAISE EXCEPTION 'an internal error of the server' USING ERRCODE = 'internal_error';
+        END IF;
+        RETURN NEW;
+      END $$`);
+    await admin.query(`CREATE TRIGGER internal_errors BEFORE INSERT ON batches FOR EACH ROW EXECUTE FUNCTION raise_internal_error()`);
+    try {
+      await work();
+    } finally {
+      await admin.query(`DROP TRIGGER internal_errors ON batches; DROP FUNCTION raise_internal_error; DROP SEQUENCE internal_errors`);
+    }
+  };
+
+  it('asks whether a batch failed by an internal error of the server committed, on a new connection, and writes it again when it did not', async () => {
+    await internalErrors(2, async () => {
+      const journal = session('internal-error');
+      const { commits, fatal } = await groupCommitOn(journal);
+      const first = await backendOf(journal);
+      const state = newEngine();
+      fund(state, traderOf(16), '2');
+      const batchId = await commits.commit(state.takeEffects());
+      expect((await admin.query('SELECT id, commands FROM batches')).rows).toEqual([{ id: batchId, commands: 1 }]);
+      expect(await backendOf(journal)).not.toBe(first);
+      expect(commits.failing).toBeUndefined();
+      expect(fatal).toEqual([]);
+    });
+  });
+
+  it('gives up on a batch found not committed three times in a row: nothing was done, and it exits', async () => {
+    await internalErrors(3, async () => {
+      const { commits, fatal } = await groupCommitOn(session('internal-errors'));
+      const state = newEngine();
+      fund(state, traderOf(17), '2');
+      const refused = await commits.commit(state.takeEffects()).catch((error: unknown) => error);
+      expect(refused).toEqual(new NothingDoneError('the matching engine restarts after a failed journal write'));
+      expect((refused as Error).cause).toBeInstanceOf(BatchNotCommittedError);
+      await sleep(FATAL_EXIT_DELAY_MS + 100);
+      expect(fatal).toEqual([(refused as Error).cause]);
+      expect((await admin.query('SELECT 1 FROM batches')).rowCount).toBe(0);
+    });
+  });
+
   it('plans a named statement over arrays once, generically, instead of at every execution', async () => {
     const journal = session('plans');
     await journal.claim();
@@ -306,6 +396,19 @@ describe('JournalSession', () => {
       text: `SELECT generic_plans::text AS generic, custom_plans::text AS custom FROM pg_prepared_statements WHERE name = 'unnest-count'`,
     });
     expect(plans.rows).toEqual([{ generic: '7', custom: '0' }]);
+  });
+
+  it("asks the server for TCP keepalives on its session, so a lost node's session, and the journal's lock with it, ends in about 30 s", async () => {
+    const journal = session('keepalives');
+    await journal.claim();
+    const shown = await journal.query<{ name: string; setting: string }>({
+      text: `SELECT name, setting FROM pg_settings WHERE name LIKE 'tcp_keepalives_%' ORDER BY name`,
+    });
+    expect(shown.rows).toEqual([
+      { name: 'tcp_keepalives_count', setting: '4' },
+      { name: 'tcp_keepalives_idle', setting: '10' },
+      { name: 'tcp_keepalives_interval', setting: '5' },
+    ]);
   });
 
   it('is a single connection: one backend answers every query', async () => {

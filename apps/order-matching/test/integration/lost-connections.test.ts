@@ -34,6 +34,18 @@ describe('order-matching when PostgreSQL drops its connections', () => {
     return ended.rows[0]!.n;
   };
 
+  it("ends a transaction its query pool leaves idle after 30 s (a frozen process's fenced write would hold up a takeover), and asks for keepalives", async () => {
+    const shown = await om.engine().pool.query<{ name: string; setting: string }>(
+      `SELECT name, setting FROM pg_settings WHERE name = 'idle_in_transaction_session_timeout' OR name LIKE 'tcp_keepalives_%' ORDER BY name`,
+    );
+    expect(shown.rows).toEqual([
+      { name: 'idle_in_transaction_session_timeout', setting: '30000' },
+      { name: 'tcp_keepalives_count', setting: '4' },
+      { name: 'tcp_keepalives_idle', setting: '10' },
+      { name: 'tcp_keepalives_interval', setting: '5' },
+    ]);
+  });
+
   it('opens new connections and goes on journaling and answering queries', async () => {
     await om.data('matching.admin.deposit.v1', { address: trader.address, amount: '100' });
     const before = await place('0.40');
