@@ -14,6 +14,8 @@ import { answeredByNobody, RpcClient } from '../src/nats/rpc-client';
 import { RpcRoute } from '../src/nats/rpc-route';
 
 const seen: { request: ListTagsRequest; requestId?: string }[] = [];
+/** Which replica's controller ran each call (every app has its own instance), by the request's offset. */
+const servedBy: { offset: number; replica: TagsTestController }[] = [];
 
 /** A service answering one contract subject, the way real services do. */
 @Controller()
@@ -21,6 +23,7 @@ class TagsTestController {
   @RpcRoute('catalog.tags.list.v1')
   async list(request: ListTagsRequest): Promise<Reply<Tag[]>> {
     seen.push({ request, requestId: currentRequestId() });
+    servedBy.push({ offset: request.offset, replica: this });
     if (request.offset === 13) throw new Error('unexpected failure');
     // A query on a database that is not there, as during a restart of PostgreSQL.
     if (request.offset === 5432) await new Pool({ connectionString: 'postgresql://postgres@127.0.0.1:1/none', max: 1 }).query('SELECT 1');
@@ -40,10 +43,13 @@ describe('request/reply over real NATS with the Nest transport', () => {
   let nc: NatsConnection;
   let rpc: RpcClient;
 
+  @Module({ imports: [MessagingModule.forRoot(env, 'kit-test')], controllers: [TagsTestController, HealthController] })
+  class TestModule {}
+  /** One replica of the service: each started so joins the same prefix and queue group ('kit-test'). */
+  const startReplica = () => bootstrapService({ name: 'kit-test', module: TestModule, env, healthPort: 0 });
+
   beforeAll(async () => {
-    @Module({ imports: [MessagingModule.forRoot(env, 'kit-test')], controllers: [TagsTestController, HealthController] })
-    class TestModule {}
-    app = await bootstrapService({ name: 'kit-test', module: TestModule, env, healthPort: 0 });
+    app = await startReplica();
     nc = await connect({ servers: TEST_NATS_URL });
     rpc = new RpcClient(nc, prefix, 2000);
   });
@@ -186,6 +192,25 @@ describe('request/reply over real NATS with the Nest transport', () => {
     } finally {
       silent.unsubscribe();
       dead.unsubscribe();
+    }
+  });
+
+  it('shares requests between two replicas of a service through its queue group: each request runs once', async () => {
+    const second = await startReplica();
+    try {
+      // Offsets none of the other tests use, one per request, to tell these calls and each one apart.
+      const offsets = Array.from({ length: 50 }, (_, i) => 1_000 + i);
+      const replies = await Promise.all(offsets.map((offset) => rpc.request('catalog.tags.list.v1', { offset })));
+      expect(replies.every((reply) => reply.ok)).toBe(true);
+      const calls = servedBy.filter((call) => offsets.includes(call.offset));
+      // Without the queue group every replica runs every request: 100 calls, each offset twice.
+      expect(calls.map((call) => call.offset).sort((a, b) => a - b)).toEqual(offsets);
+      const perReplica = [...new Set(calls.map((call) => call.replica))].map((replica) => calls.filter((call) => call.replica === replica).length);
+      // Both replicas served (NATS picks a member at random: one left out of 50 is a chance of 2^-49).
+      expect(perReplica).toHaveLength(2);
+      expect(Math.min(...perReplica)).toBeGreaterThan(0);
+    } finally {
+      await second.close();
     }
   });
 

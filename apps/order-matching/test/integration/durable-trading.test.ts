@@ -240,4 +240,42 @@ describe('order-matching on real PostgreSQL and NATS', () => {
     expect(events.flatMap((e) => (e.type === 'order' ? [e.data.id] : []))).toEqual(placed);
     expect(events.slice(resting).map((e) => e.type)).toEqual(['book', 'market-resolved']);
   });
+
+  it('keeps no record of a killed FOK or FAK: reading it is a 404, before and after a restart, and the same signed order is taken later', async () => {
+    // A market and traders of their own: the books of the other tests would fill these orders.
+    const market = `0x${'ad'.repeat(32)}`;
+    const [yes, no] = ['131', '232'];
+    const [gina, hank] = [traderOf(7), traderOf(8)];
+    await om.publishMarket(aMarketSnapshot(market, [yes, no]));
+    // Orders that cross: off, whatever a restart of another test left on.
+    await om.data('matching.admin.post-only.v1', { enabled: false, retryAfterSeconds: 0 });
+    await om.data('matching.admin.deposit.v1', { address: gina.address, amount: '100' });
+    await om.data('matching.admin.deposit.v1', { address: hank.address, amount: '100' });
+    await om.data('matching.split.v1', { caller: hank, conditionId: market, amount: '20' });
+    // Both against an empty side: the FOK is refused before it reserves, the FAK by the book.
+    const fok = anOrder(gina, { token: yes, side: 'BUY', price: '0.50', size: '10', type: 'FOK', collateral: '5' });
+    const fak = anOrder(hank, { token: yes, side: 'SELL', price: '0.40', size: '5', type: 'FAK' });
+    expect(await place(gina, fok)).toMatchObject({ success: false, code: 'FOK_ORDER_NOT_FILLED_ERROR' });
+    expect(await place(hank, fak)).toMatchObject({ success: false, code: 'FAK_ORDER_NOT_FILLED_ERROR' });
+
+    const notFound = { ok: false, status: 404, body: { code: 'order_not_found' } };
+    const read = (caller: typeof gina, id: string) => om.request('matching.orders.get.v1', { caller, id });
+    const readBoth = async () => [await read(gina, fok.orderId), await read(hank, fak.orderId)];
+    expect(await readBoth()).toMatchObject([notFound, notFound]);
+    // Nothing journaled either: the engine rebuilt from PostgreSQL has no trace of them.
+    await om.restart();
+    expect(await readBoth()).toMatchObject([notFound, notFound]);
+
+    // Once the book can fill them, the very same signed orders are taken, not refused as duplicates.
+    await om.data('matching.admin.post-only.v1', { enabled: false, retryAfterSeconds: 0 });
+    // The FOK's $5 buys exactly these 10 shares.
+    expect(await place(hank, anOrder(hank, { token: yes, side: 'SELL', price: '0.50', size: '10' }))).toMatchObject({ success: true, status: 'live' });
+    expect(await place(gina, fok)).toMatchObject({ success: true, status: 'matched', orderID: fok.orderId });
+    expect(await place(gina, anOrder(gina, { token: yes, side: 'BUY', price: '0.40', size: '5' }))).toMatchObject({ success: true, status: 'live' });
+    expect(await place(hank, fak)).toMatchObject({ success: true, status: 'matched', orderID: fak.orderId });
+    expect(await readBoth()).toMatchObject([
+      { ok: true, data: { status: 'MATCHED' } },
+      { ok: true, data: { status: 'MATCHED' } },
+    ]);
+  });
 });

@@ -81,6 +81,30 @@ describe('order types', () => {
     expectConserved(state);
   });
 
+  // docs/trading.md: a killed FOK or FAK is refused like any invalid order, so nothing of it is kept:
+  // were it recorded, the same signed order sent again would be refused as a duplicate.
+  it('keeps nothing of a killed FOK: the same signed order is taken once the book can fill it', () => {
+    const state = withAsks();
+    const fok = anOrder(bob, { side: 'BUY', price: '0.55', size: '11', type: 'FOK', collateral: '6.05' });
+    expect(placeOrder(state, bob, fok, 3)).toMatchObject({ success: false, code: 'FOK_ORDER_NOT_FILLED_ERROR' });
+    // With 5 more at 0.55, its $6.05 buys 5 shares at 0.50 and 6.45 at 0.55.
+    placeOrder(state, alice, anOrder(alice, { side: 'SELL', price: '0.55', size: '5' }), 4);
+    expect(placeOrder(state, bob, fok, 5)).toMatchObject({ success: true, orderID: fok.orderId, status: 'matched', takingAmount: '11.45' });
+    expectConserved(state);
+  });
+
+  it('keeps nothing of a FAK killed against an empty side: the same signed order is taken once there is a bid', () => {
+    const state = withAsks();
+    // Alice holds 10 YES beyond her asks; nobody bids.
+    const fak = anOrder(alice, { side: 'SELL', price: '0.45', size: '5', type: 'FAK' });
+    expect(placeOrder(state, alice, fak, 3)).toMatchObject({ success: false, code: 'FAK_ORDER_NOT_FILLED_ERROR' });
+    expect(balanceOf(state, alice, YES)).toEqual({ available: 10_000_000, reserved: 10_000_000 });
+    placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.45', size: '5' }), 4);
+    expect(placeOrder(state, alice, fak, 5)).toMatchObject({ success: true, orderID: fak.orderId, status: 'matched', makingAmount: '5' });
+    expect(balanceOf(state, bob, YES)).toEqual({ available: 5_000_000, reserved: 0 });
+    expectConserved(state);
+  });
+
   it('postOnly rests when it does not cross and is refused when it would', () => {
     const state = withAsks();
     expect(placeOrder(state, bob, anOrder(bob, { side: 'BUY', price: '0.50', size: '5', postOnly: true }), 3)).toMatchObject({
