@@ -3,10 +3,10 @@ import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest, FastifyServerFactoryHandler } from 'fastify';
-import { connect, type NatsConnection } from 'nats';
+import type { NatsConnection } from 'nats';
 import { assertNativeKeccak, assertNativeSecp256k1 } from '@exchange/chain';
 import { hotMetadataKeys } from '@exchange/contracts';
-import { exitWhenClosedForGood, JsonLogger, natsServerOptions, RpcClient } from '@exchange/service-kit';
+import { connectNats, exitWhenClosedForGood, JsonLogger, RpcClient } from '@exchange/service-kit';
 import { AuthResources } from './auth/auth-resources';
 import { refuseDevelopmentSecrets } from './auth/development-secrets';
 import { L2Authenticator } from './auth/l2-auth.guard';
@@ -117,8 +117,7 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
   // Signature checks on the pure-JS fallbacks would be 6-25 times slower: refuse to start instead.
   assertNativeSecp256k1();
   assertNativeKeccak();
-  // No async stack traces: the client would build an Error per request (a tenth of the gateway's CPU).
-  const nc: NatsConnection = await connect({ ...natsServerOptions(env.NATS_URL), name: 'gateway', maxReconnectAttempts: -1, noAsyncTraces: true });
+  const nc: NatsConnection = await connectNats(env.NATS_URL, 'gateway');
   let closing = false;
   // Until the thirty-second session a gateway whose NATS login was refused stayed up, answering /ok and
   // failing every forwarded request (found by a review).

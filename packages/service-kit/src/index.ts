@@ -6,6 +6,7 @@ export * from './logging/error-message';
 export * from './logging/throttled-log';
 export * from './nats/subjects';
 export * from './nats/nats-servers';
+export * from './nats/nats-connection';
 export * from './nats/closed-for-good';
 export * from './nats/prefixed-nats-server';
 export * from './nats/rpc-client';

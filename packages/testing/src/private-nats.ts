@@ -37,12 +37,16 @@ async function listening(port: number): Promise<void> {
  */
 export type NatsLogin = { user: string; pass: string; account?: string } | { token: string };
 
-/** Starts `nats-server` (Debian's, or NATS_SERVER_BIN) on a free port, with JetStream and a login when asked. */
-export async function startPrivateNats(options: { jetstream?: boolean; login?: NatsLogin } = {}): Promise<PrivateNats> {
+/** Starts `nats-server` (Debian's, or NATS_SERVER_BIN) on a free port, with JetStream, a login and a smaller `max_payload` when asked. */
+export async function startPrivateNats(options: { jetstream?: boolean; login?: NatsLogin; maxPayload?: number } = {}): Promise<PrivateNats> {
   const port = await freePort();
   const store = mkdtempSync(path.join(tmpdir(), 'nats-'));
-  const serverWith = (login: NatsLogin | undefined) =>
-    serverProcess(process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server', serverArgs(port, store, options.jetstream === true, login), () => listening(port));
+  const serverWith = (login: NatsLogin | undefined) => {
+    // Accounts and max_payload are set in a configuration file only, so every server gets one.
+    const file = path.join(store, 'nats.conf');
+    writeFileSync(file, serverConfig(port, options.jetstream === true ? store : undefined, login, options.maxPayload));
+    return serverProcess(process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server', ['-c', file], () => listening(port));
+  };
   let server = serverWith(options.login);
   await server.start();
   return {
@@ -61,25 +65,16 @@ export async function startPrivateNats(options: { jetstream?: boolean; login?: N
   };
 }
 
-function serverArgs(port: number, store: string, jetstream: boolean, login: NatsLogin | undefined): string[] {
-  if (login !== undefined && 'account' in login && login.account !== undefined) {
-    // Accounts are set in a configuration file only.
-    const file = path.join(store, 'nats.conf');
-    writeFileSync(file, accountConfig(port, jetstream ? store : undefined, login.account, login));
-    return ['-c', file];
-  }
-  const flags = login === undefined ? [] : 'token' in login ? ['--auth', login.token] : ['--user', login.user, '--pass', login.pass];
-  return ['-a', '127.0.0.1', '-p', String(port), ...(jetstream ? ['-js', '-sd', store] : []), ...flags];
-}
-
-/** A server on 127.0.0.1:`port` whose one user lives in `account` (JetStream there when given a store). */
-function accountConfig(port: number, jetstreamStore: string | undefined, account: string, login: { user: string; pass: string }): string {
+/** A server on 127.0.0.1:`port`; a user in an account of its own (JetStream enabled there) when the login names one. */
+function serverConfig(port: number, jetstreamStore: string | undefined, login: NatsLogin | undefined, maxPayload: number | undefined): string {
   const quoted = JSON.stringify;
-  return [
-    `host: "127.0.0.1"`,
-    `port: ${port}`,
-    ...(jetstreamStore === undefined ? [] : [`jetstream { store_dir: ${quoted(jetstreamStore)} }`]),
-    `accounts { ${quoted(account)} { ${jetstreamStore === undefined ? '' : 'jetstream: enabled, '}users: [ { user: ${quoted(login.user)}, password: ${quoted(login.pass)} } ] } }`,
-    '',
-  ].join('\n');
+  const lines = [`host: "127.0.0.1"`, `port: ${port}`];
+  if (maxPayload !== undefined) lines.push(`max_payload: ${maxPayload}`);
+  if (jetstreamStore !== undefined) lines.push(`jetstream { store_dir: ${quoted(jetstreamStore)} }`);
+  if (login !== undefined && 'token' in login) lines.push(`authorization { token: ${quoted(login.token)} }`);
+  else if (login?.account !== undefined) {
+    const user = `users: [ { user: ${quoted(login.user)}, password: ${quoted(login.pass)} } ]`;
+    lines.push(`accounts { ${quoted(login.account)} { ${jetstreamStore === undefined ? '' : 'jetstream: enabled, '}${user} } }`);
+  } else if (login !== undefined) lines.push(`authorization { user: ${quoted(login.user)}, password: ${quoted(login.pass)} }`);
+  return `${lines.join('\n')}\n`;
 }

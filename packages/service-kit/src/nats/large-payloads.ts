@@ -50,9 +50,14 @@ export class LargePayloads {
     return payloads;
   }
 
-  /** The most one message carries; a larger payload goes in parts of this size. */
+  /**
+   * The most one message carries; a larger payload goes in parts of this size. At least half the server's
+   * `max_payload`: a server that allowed 64 KiB or less (services refuse one at start, connectNats, but a
+   * reconnection may reach another) made parts of no bytes, cut until the process ran out of memory.
+   */
   get partBytes(): number {
-    return (this.nc.info?.max_payload ?? DEFAULT_MAX_PAYLOAD) - HEADROOM_BYTES;
+    const maxPayload = this.nc.info?.max_payload ?? DEFAULT_MAX_PAYLOAD;
+    return Math.max(maxPayload - HEADROOM_BYTES, Math.ceil(maxPayload / 2));
   }
 
   /** A message's payload and headers as they are sent: the payload itself, or nothing and a parts header. */

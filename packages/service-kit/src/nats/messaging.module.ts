@@ -1,8 +1,8 @@
 import { Global, Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import { connect, type NatsConnection } from 'nats';
+import type { NatsConnection } from 'nats';
 import { HealthChecks } from '../bootstrap/health-checks';
 import type { BaseEnv } from '../config';
-import { natsServerOptions } from './nats-servers';
+import { connectNats } from './nats-connection';
 import { RpcClient } from './rpc-client';
 
 export const NATS_CONNECTION = Symbol('NATS_CONNECTION');
@@ -25,8 +25,7 @@ export class MessagingModule {
       module: MessagingModule,
       providers: [
         { provide: MESSAGING_ENV, useValue: env },
-        // No async stack traces: the client would build an Error for every request and JetStream publish.
-        { provide: NATS_CONNECTION, useFactory: () => connect({ ...natsServerOptions(env.NATS_URL), name, maxReconnectAttempts: -1, noAsyncTraces: true }) },
+        { provide: NATS_CONNECTION, useFactory: () => connectNats(env.NATS_URL, name) },
         {
           provide: RpcClient,
           inject: [NATS_CONNECTION],
