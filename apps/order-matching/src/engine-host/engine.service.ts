@@ -5,6 +5,7 @@ import type { Pool, PoolClient } from 'pg';
 import { MATCHING_STREAM } from '@exchange/contracts';
 import {
   errorMessage,
+  DistinctFailures,
   HealthChecks,
   inTransaction,
   MESSAGING_ENV,
@@ -47,6 +48,8 @@ export type FatalHandler = (error: unknown) => void;
 @Injectable()
 export class EngineService implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(EngineService.name);
+  /** One line per outage, not one a second (a probe read 17 in 17 s while PostgreSQL was out of connections). */
+  private readonly checkpointFailures = new DistinctFailures((why) => this.logger.warn(`outbox checkpoint failed, will retry: ${why}`));
   /** Empty until the load succeeds. */
   private current: EngineState;
   private readonly newState: () => EngineState;
@@ -153,8 +156,9 @@ export class EngineService implements OnModuleInit, OnApplicationShutdown {
   private async checkpoint(): Promise<void> {
     try {
       await this.outbox?.checkpoint();
+      this.checkpointFailures.cleared();
     } catch (error) {
-      this.logger.warn(`outbox checkpoint failed, will retry: ${String(error)}`);
+      this.checkpointFailures.failed(String(error));
     }
   }
 
