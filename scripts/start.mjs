@@ -6,12 +6,13 @@
 // --foreground keeps them attached to this terminal; --stop stops them; --supervise is the background
 // supervisor itself.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// Real path: what /proc tells of a process (its cwd, its script) is one too.
+const root = realpathSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'));
 const runDir = path.join(root, '.run');
 const require = createRequire(import.meta.url);
 
@@ -72,11 +73,20 @@ const alive = (pid) => {
     return false;
   }
 };
-/** Whether a recorded pid is still one of ours: after a reboot it may be any process (where /proc tells). */
+/**
+ * Whether a recorded pid is still one of ours (where /proc tells): after a reboot it may be any process,
+ * and in a copy of the repository (cp -a copies .run/) it is the original checkout's, which the copy's
+ * start must not stop. So its script (the supervisor's start.mjs, an app's dist/main.js, relative to the
+ * app's directory) must be this checkout's.
+ */
 const ours = (pid) => {
   try {
-    const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    return command.includes('start.mjs') || command.includes('dist/main.js');
+    const script = readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+      .split('\0')
+      .find((arg) => arg.endsWith('start.mjs') || arg.endsWith('dist/main.js'));
+    if (script === undefined) return false;
+    const where = path.relative(root, path.resolve(readlinkSync(`/proc/${pid}/cwd`), script));
+    return !where.startsWith('..') && !path.isAbsolute(where);
   } catch {
     return !existsSync('/proc') && alive(pid);
   }
@@ -153,7 +163,15 @@ async function superviseApps(foreground) {
         const prefix = (chunk) => process.stdout.write(chunk.toString().replace(/^(?=.)/gm, `[${app.name}] `));
         child.stdout.on('data', prefix);
         child.stderr.on('data', prefix);
-      } else writeFileSync(pidFile(app.name), String(child.pid));
+      } else {
+        // A restart on a full disk must not end the supervisor: without the file, --stop still stops
+        // the app through the supervisor.
+        try {
+          writeFileSync(pidFile(app.name), String(child.pid));
+        } catch (error) {
+          say(`recording the pid of ${app.name} failed: ${error instanceof Error ? error.message : error}`);
+        }
+      }
     },
     onEvent: (_app, line) => say(line),
   });
@@ -212,6 +230,10 @@ async function startInBackground() {
 }
 
 async function main() {
+  // A full disk fails the writes to .run/supervisor.log (ENOSPC), as a reader gone does a terminal's or
+  // pipe's (EPIPE): Node emits that as an 'error' event, which without a listener would end the
+  // supervisor and with it the restarts of the apps. The lines are lost; saying so would fail too.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
   const args = process.argv.slice(2);
   mkdirSync(runDir, { recursive: true });
   if (args.includes('--supervise')) {

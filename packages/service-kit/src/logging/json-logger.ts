@@ -1,9 +1,12 @@
 import type { LoggerService, LogLevel } from '@nestjs/common';
 import { batchedStdout } from './batched-stdout';
 import { currentRequestId } from './request-context';
+import { ignoreStdioErrors } from './stdio-errors';
 
-/** One batched stdout for every logger of the process. */
-const stdoutLines = batchedStdout();
+// Once per process, with the sink every logger shares.
+ignoreStdioErrors();
+/** One batched stdout for every logger of the process; it says the lines it had to drop as a warning. */
+const stdoutLines = batchedStdout((message) => JSON.stringify({ time: new Date().toISOString(), level: 'warn', context: 'JsonLogger', msg: message }));
 
 const LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 type Level = (typeof LEVELS)[number];
