@@ -131,7 +131,7 @@ export async function startGateway(env: GatewayEnv): Promise<RunningGateway> {
     rpc: new RpcClient(nc, env.NATS_PREFIX, env.RPC_TIMEOUT_MS),
     auth,
     hot: HotCache.open(env.REDIS_URL, hotMetadataKeys.all(env.REDIS_KEY_PREFIX), (message) => logger.warn(message, 'HotCache')),
-    limiter: RateLimiter.fromEnv(env, auth, { warn: (message: string) => logger.warn(message, 'RateLimiter') }),
+    limiter: RateLimiter.fromEnv(env, auth, { warn: (message: string) => logger.warn(message, 'RateLimiter'), log: (message: string) => logger.log(message, 'RateLimiter') }),
   };
   const wanted: [Surface, number][] = [
     ['combined', env.PORT],

@@ -397,7 +397,7 @@ describe('refusals remembered', () => {
   }
   const store = new CountingStore(redis, { ttlSeconds: 60, maxSkewMs: 27_500 }, `${prefix}:l2-memory-since`);
   // At 0.1%: POST /order 2 at once then a token every 5 s; GET /tags 1 per 10 s.
-  const limiter = new RateLimiter(store, { enabled: true, scale: 0.001, trustedProxyHops: 0, keyPrefix: prefix }, { warn: () => undefined }, new ApiKeyCache());
+  const limiter = new RateLimiter(store, { enabled: true, scale: 0.001, trustedProxyHops: 0, keyPrefix: prefix }, { warn: () => undefined, log: () => undefined }, new ApiKeyCache());
 
   afterAll(async () => {
     await deleteRedisKeys(redis, `${prefix}:`);
@@ -445,7 +445,7 @@ describe('refusals remembered', () => {
     const refused = (await limiter.admitSigned(caller('k'), 'POST', '/order', write()).catch((error: unknown) => error)) as ApiError;
     expect(refused).toMatchObject({ failure: { status: 429, body: RATE_LIMITED } });
     // Another replica remembers no refusal: Redis answers the replay with the kept 429, not "seen".
-    const replica = new RateLimiter(store, { enabled: true, scale: 0.001, trustedProxyHops: 0, keyPrefix: prefix }, { warn: () => undefined }, new ApiKeyCache());
+    const replica = new RateLimiter(store, { enabled: true, scale: 0.001, trustedProxyHops: 0, keyPrefix: prefix }, { warn: () => undefined, log: () => undefined }, new ApiKeyCache());
     await expect(replica.admitSigned(caller('k'), 'POST', '/order', write())).resolves.toEqual({
       claim: 'seen',
       headers: {},
@@ -477,18 +477,29 @@ describe('refusals remembered', () => {
 });
 
 describe('rate limits without Redis', () => {
-  /** A limiter whose Redis is unreachable, and the warnings it says. */
-  const withoutRedis = () => {
-    // Nothing listens on port 1; without an offline queue every command fails at once.
-    const down = new Redis('redis://127.0.0.1:1', { lazyConnect: true, enableOfflineQueue: false });
+  const prefix = `rl-down-${process.pid}-${Date.now()}`;
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  afterAll(async () => {
+    const redis = new Redis(redisUrl);
+    await deleteRedisKeys(redis, `${prefix}:`);
+    redis.disconnect();
+  });
+
+  /**
+   * A limiter whose Redis is unreachable, and the lines it says. Not connected, without an offline queue,
+   * every command fails at once (nothing listens on port 1; `at` names another Redis to connect to later).
+   */
+  const withoutRedis = (at = 'redis://127.0.0.1:1') => {
+    const down = new Redis(at, { lazyConnect: true, enableOfflineQueue: false });
     const warnings: string[] = [];
+    const lines: string[] = [];
     const limiter = new RateLimiter(
-      new AdmissionStore(down, { ttlSeconds: 60, maxSkewMs: 27_500 }, 'none:l2-memory-since'),
-      { enabled: true, scale: 1, trustedProxyHops: 0, keyPrefix: 'none' },
-      { warn: (message: string) => warnings.push(message) },
+      new AdmissionStore(down, { ttlSeconds: 60, maxSkewMs: 27_500 }, `${prefix}:l2-memory-since`),
+      { enabled: true, scale: 1, trustedProxyHops: 0, keyPrefix: prefix },
+      { warn: (message: string) => warnings.push(message), log: (message: string) => lines.push(message) },
       new ApiKeyCache(),
     );
-    return { down, warnings, limiter };
+    return { down, warnings, lines, limiter };
   };
 
   it('are not applied to public or signed reads, said once, while signed writes fail', async () => {
@@ -511,5 +522,20 @@ describe('rate limits without Redis', () => {
     // Until 2026-11-27 none: every order and cancel was answered 503 without a line.
     expect(warnings).toEqual([expect.stringMatching(/^signed writes refused \(503\): Redis failed their replay check, 1 refused since the last such line: \S+/)]);
     down.disconnect();
+  });
+
+  it('say when signed writes are admitted again after Redis failed, with how many were refused meanwhile', async () => {
+    const { down, warnings, lines, limiter } = withoutRedis(redisUrl);
+    const write = (i: number) => limiter.admitSigned(caller('1'), 'POST', '/order', { signature: `again-${i}`, signedByMs: Date.now() });
+    for (let i = 0; i < 7; i++) await expect(write(i)).rejects.toThrow();
+    expect(warnings).toHaveLength(1);
+    await down.connect();
+    try {
+      expect(await write(7)).toMatchObject({ claim: 'new' });
+      expect(await write(8)).toMatchObject({ claim: 'new' });
+      expect(lines).toEqual(['signed writes admitted again: 7 refused (503) while Redis failed their replay check']);
+    } finally {
+      down.disconnect();
+    }
   });
 });
