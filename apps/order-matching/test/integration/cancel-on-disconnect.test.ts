@@ -1,5 +1,11 @@
+import { NestFactory } from '@nestjs/core';
 import { Pool } from 'pg';
-import { eventually, sleep, startPrivateNats, until, type PrivateNats } from '@exchange/testing';
+import type { NatsConnection } from 'nats';
+import { JsonLogger, NATS_CONNECTION } from '@exchange/service-kit';
+import { eventually, sleep, startPrivateNats, TEST_NATS_URL, until, type PrivateNats } from '@exchange/testing';
+import { loadMatchingEnv } from '../../src/config';
+import { EngineService } from '../../src/engine-host/engine.service';
+import { MatchingModule } from '../../src/matching.module';
 import { anOrder, traderOf } from '../support/engine-fixture';
 import { aMarketSnapshot, startMatching, type MatchingUnderTest } from '../support/matching-harness';
 
@@ -122,6 +128,99 @@ describe('cancel on disconnect, on real PostgreSQL and NATS', () => {
     const rows = await pool.query('SELECT 1 FROM heartbeat_sessions WHERE api_key = $1', [frank.apiKey]);
     await pool.end();
     expect(rows.rowCount).toBe(0);
+  });
+
+  /**
+   * A second order-matching on the serving one's database and NATS prefix, its modules initializing as at a
+   * start: its engine waits for the journal's lock. Its NATS routes would start only once it is initialized
+   * (bootstrapService), so no request reaches it meanwhile. `stop` ends its wait and answers why its start
+   * gave up.
+   */
+  const startWaitingEngine = async () => {
+    const env = loadMatchingEnv({
+      DATABASE_URL: om.databaseUrl,
+      NATS_URL: TEST_NATS_URL,
+      NATS_PREFIX: om.prefix,
+      LOG_LEVEL: 'warn',
+      HEARTBEAT_TIMEOUT_SECONDS: String(TIMEOUT_MS / 1000),
+    });
+    const fatal: unknown[] = [];
+    const matching = MatchingModule.forRoot(env, (error) => void fatal.push(error));
+    // Nest hands out no context before its init is done (which waits for the lock): an extra provider,
+    // made before the init, hands out the parts the test stops.
+    let parts: { engine: EngineService; nc: NatsConnection } | undefined;
+    const handOut = {
+      provide: Symbol('waiting engine parts'),
+      inject: [EngineService, NATS_CONNECTION],
+      useFactory: (engine: EngineService, nc: NatsConnection) => (parts = { engine, nc }),
+    };
+    const started = NestFactory.createApplicationContext(
+      { ...matching, providers: [...(matching.providers ?? []), handOut] },
+      { logger: new JsonLogger('order-matching', env.LOG_LEVEL) },
+    ).then(
+      // Not expected (it holds the journal only once the serving engine stops): closed so nothing is left running.
+      async (context) => {
+        await context.close();
+        return 'initialized';
+      },
+      (error: unknown) => error,
+    );
+    const { engine, nc } = await until(async () => parts, 10_000, 'the second engine created');
+    let loaded = false;
+    void engine.loaded.then(() => (loaded = true));
+    return {
+      fatal,
+      loaded: () => loaded,
+      /**
+       * Not the context's close: Nest's close (and its SIGTERM handler) first waits for the init, which waits
+       * for the lock. The engine's own shutdown ends the wait; then its NATS connection, the one thing left open.
+       */
+      async stop() {
+        await engine.onApplicationShutdown();
+        const outcome = await started;
+        await nc.drain();
+        return outcome;
+      },
+    };
+  };
+  const journalConnections = async () => {
+    const pool = new Pool({ connectionString: om.databaseUrl, max: 1 });
+    try {
+      const rows = await pool.query("SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'order-matching journal %'");
+      return rows.rowCount;
+    } finally {
+      await pool.end();
+    }
+  };
+
+  it('ends no session from a second engine waiting for the journal: it reads them only once it holds the journal', async () => {
+    const gina = traderOf(8);
+    await om.data('matching.admin.deposit.v1', { address: gina.address, amount: '100' });
+    const order = await rest(gina);
+    // Started before the second engine, so that one reading sessions early would find it, and then hear none of its beats.
+    const started = await beat(gina, '');
+    const id = started.ok ? started.data.heartbeat_id : '';
+    expect(id).not.toBe('');
+
+    const waiting = await startWaitingEngine();
+    try {
+      await eventually(async () => (await journalConnections()) === 2, "the second engine waiting on the journal's lock");
+      await keepBeating(() => beat(gina, id), { ok: true, data: { heartbeat_id: id } });
+      expect(waiting.loaded()).toBe(false);
+      // Reading its sessions before its load, the waiting engine would time this one out (no beat reaches
+      // it) and, holding no epoch, be refused the session's end and call its fatal handler: an exit.
+      expect(waiting.fatal).toEqual([]);
+      expect(live(order)).toBe(true);
+      const pool = new Pool({ connectionString: om.databaseUrl, max: 1 });
+      const rows = await pool.query('SELECT id FROM heartbeat_sessions WHERE api_key = $1', [gina.apiKey]);
+      await pool.end();
+      expect(rows.rows).toEqual([{ id }]);
+    } finally {
+      expect(await waiting.stop()).toEqual(new Error('the journal session was ended while it waited for the journal'));
+    }
+    expect(waiting.fatal).toEqual([]);
+    // The serving engine still ends the session once its beats stop.
+    await canceledOnDisconnect([order]);
   });
 
   it('survives a restart: a client that died meanwhile loses its orders, one that beats on keeps them', async () => {

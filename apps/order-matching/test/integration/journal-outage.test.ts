@@ -3,6 +3,7 @@ import { connect, type NatsConnection } from 'nats';
 import { Pool } from 'pg';
 import { RpcClient } from '@exchange/service-kit';
 import { eventually, rpcCalls, sleep, TEST_NATS_URL } from '@exchange/testing';
+import { COLLATERAL } from '../../src/engine/ledger';
 import { anOrder, traderOf } from '../support/engine-fixture';
 import { aMarketSnapshot, startMatching, type MatchingUnderTest } from '../support/matching-harness';
 
@@ -10,6 +11,8 @@ const CONDITION = `0x${'0d'.repeat(32)}`;
 const YES = '801';
 const NO = '802';
 const trader = traderOf(8);
+/** Short, for the session that times out during the outage; no other test here starts one. */
+const HEARTBEAT_TIMEOUT_MS = 2_000;
 
 /**
  * PostgreSQL refusing the journal a connection (out of connections: here a real role's connection limit,
@@ -32,7 +35,7 @@ describe('order-matching while PostgreSQL refuses it connections', () => {
     await admin.query(`GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO ${role}`);
     const url = new URL(om.databaseUrl);
     url.username = role;
-    await om.restart({ DATABASE_URL: url.toString() });
+    await om.restart({ DATABASE_URL: url.toString(), HEARTBEAT_TIMEOUT_SECONDS: String(HEARTBEAT_TIMEOUT_MS / 1000) });
     nc = await connect({ servers: TEST_NATS_URL });
     during = rpcCalls(new RpcClient(nc, om.prefix, 15_000));
   });
@@ -46,14 +49,23 @@ describe('order-matching while PostgreSQL refuses it connections', () => {
   });
 
   const order = (price: string) => ({ placements: [{ caller: trader, orders: [anOrder(trader, { token: YES, side: 'BUY', price, size: '10' })] }] });
+  /** No new connection for the role; its open ones (the journal's, the queries') are ended. */
+  const refuseConnections = async () => {
+    await admin.query(`ALTER ROLE ${role} CONNECTION LIMIT 0`);
+    await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1', [role]);
+  };
+  const allowConnections = () => admin.query(`ALTER ROLE ${role} CONNECTION LIMIT -1`);
+  /** Why the journal cannot write now, as health reports it; undefined while it writes. */
+  const journalProblem = () => {
+    const health = om.health();
+    return health.status === 'degraded' ? health.problems.journal : undefined;
+  };
 
   it('keeps the batch it could not write, refuses new commands with a 503, and writes the batch once connections are free again', async () => {
     await om.data('matching.admin.deposit.v1', { address: trader.address, amount: '100' });
     expect(await om.place(trader, order('0.40').placements[0]!.orders[0]!)).toMatchObject({ success: true, status: 'live' });
 
-    // No new connection for the role; its open ones (the journal's, the queries') are ended.
-    await admin.query(`ALTER ROLE ${role} CONNECTION LIMIT 0`);
-    await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1', [role]);
+    await refuseConnections();
     await sleep(300);
 
     const waiting = during.request('matching.orders.place.v1', order('0.41'));
@@ -68,7 +80,7 @@ describe('order-matching while PostgreSQL refuses it connections', () => {
     expect(om.health()).toMatchObject({ status: 'degraded', problems: { journal: expect.stringMatching(/^cannot write, trying again: .*too many connections for role/) } });
     await sleep(500);
 
-    await admin.query(`ALTER ROLE ${role} CONNECTION LIMIT -1`);
+    await allowConnections();
     const placed = await waiting;
     expect(placed).toMatchObject({ ok: true, data: [[{ success: true, status: 'live' }]] });
     expect(om.health()).not.toHaveProperty('problems.journal');
@@ -80,6 +92,47 @@ describe('order-matching while PostgreSQL refuses it connections', () => {
     expect(open.data.map((o) => o.price).sort()).toEqual(['0.4', '0.41', '0.43']);
     await om.expectConserved();
     // And the process never asked to exit: the harness's stop fails if it did.
+    expect(om.takeFatal()).toEqual([]);
+  });
+
+  it('keeps a heartbeat session whose cancel on disconnect could not be written, and ends it at a later check once the journal writes again', async () => {
+    const silent = traderOf(9);
+    const bystander = traderOf(10);
+    await om.data('matching.admin.deposit.v1', { address: silent.address, amount: '100' });
+    const resting = await om.place(silent, anOrder(silent, { token: YES, side: 'BUY', price: '0.30', size: '10' }));
+    expect(resting).toMatchObject({ success: true, status: 'live' });
+    const reserved = () => om.engine().state.ledger.get(silent.address, COLLATERAL).reserved;
+    expect(reserved()).toBe(3_000_000);
+    const beat = (heartbeat_id: string) => during.request('matching.heartbeat.v1', { caller: silent, heartbeat_id });
+    const started = await beat('');
+    const id = started.ok ? started.data.heartbeat_id : '';
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    const sessionRows = async () => (await admin.query('SELECT id FROM heartbeat_sessions WHERE api_key = $1', [silent.apiKey])).rows;
+    expect(await sessionRows()).toEqual([{ id }]);
+
+    await refuseConnections();
+    // A write kept retrying, so the engine runs no command (the cancel included) until it is written.
+    const pending = during.request('matching.admin.deposit.v1', { address: bystander.address, amount: '5' });
+    await eventually(() => journalProblem() !== undefined, 'the journal failing');
+    // The silence starts once writes are refused: an earlier timeout's cancel would join the retried batch and be written later, not refused.
+    expect(await beat(id)).toEqual({ ok: true, data: { heartbeat_id: id } });
+    await sleep(HEARTBEAT_TIMEOUT_MS + 1_000);
+    // Timed out, its cancel refused at every check: the order rests, its session is still journaled.
+    expect(journalProblem()).toMatch(/too many connections for role/);
+    expect(om.engine().state.orders.has(resting.orderID)).toBe(true);
+    expect(reserved()).toBe(3_000_000);
+    expect(await sessionRows()).toEqual([{ id }]);
+
+    await allowConnections();
+    expect(await pending).toMatchObject({ ok: true });
+    // Without the session put back after its failed cancel, nothing would end it: the order would rest for good.
+    await eventually(() => !om.engine().state.orders.has(resting.orderID), 'the order canceled on disconnect once writes succeed');
+    expect(reserved()).toBe(0);
+    await eventually(async () => (await sessionRows()).length === 0, 'the session row deleted');
+    expect((await om.data('matching.orders.list.v1', { caller: silent })).data).toEqual([]);
+    // Its id names an ended session now.
+    expect(await beat(id)).toMatchObject({ ok: false, status: 400 });
+    await om.expectConserved();
     expect(om.takeFatal()).toEqual([]);
   });
 });
