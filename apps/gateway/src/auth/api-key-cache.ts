@@ -22,13 +22,21 @@ type Entry = ActiveApiKey | typeof ABSENT;
  * path. Known keys stay for POSITIVE_TTL_MS, unknown or revoked ones for NEGATIVE_TTL_MS (so a flood of
  * made-up keys does not reach the database either, while a key created by another gateway instance
  * works within a moment). A revoke takes effect at once in every instance (KeyRevocations), or within
- * POSITIVE_TTL_MS in one that missed the message.
+ * POSITIVE_TTL_MS in one that missed the message (KNOWN_WHILE_UNAVAILABLE_MS while the database is down).
  */
 export class ApiKeyCache {
   static readonly POSITIVE_TTL_MS = 10_000;
   static readonly NEGATIVE_TTL_MS = 2_000;
+  /** How long a key read from the database may still be used while the database cannot be read. */
+  static readonly KNOWN_WHILE_UNAVAILABLE_MS = 120_000;
 
   private readonly entries = new LRUCache<string, Entry>({ max: 100_000, ttl: ApiKeyCache.POSITIVE_TTL_MS });
+  /**
+   * The keys read in the last KNOWN_WHILE_UNAVAILABLE_MS, for `activeKey` when the database cannot be
+   * read: a probe that took every PostgreSQL connection saw every signed request refused 503 ten seconds
+   * in, orders and reads the engine could still serve included. A key revoked or found absent leaves it.
+   */
+  private readonly known = new LRUCache<string, ActiveApiKey>({ max: 100_000, ttl: ApiKeyCache.KNOWN_WHILE_UNAVAILABLE_MS });
 
   /** The key, null when known to be absent, undefined when not cached. */
   get(apiKey: string): ActiveApiKey | null | undefined {
@@ -44,10 +52,17 @@ export class ApiKeyCache {
 
   set(key: ActiveApiKey): void {
     this.entries.set(key.apiKey, key);
+    this.known.set(key.apiKey, key);
   }
 
   setAbsent(apiKey: string): void {
     this.entries.set(apiKey, ABSENT, { ttl: ApiKeyCache.NEGATIVE_TTL_MS });
+    this.known.delete(apiKey);
+  }
+
+  /** A key read from the database in the last KNOWN_WHILE_UNAVAILABLE_MS and neither revoked nor found absent since. */
+  knownWhileUnavailable(apiKey: string): ActiveApiKey | undefined {
+    return this.known.get(apiKey);
   }
 
   /**
@@ -57,5 +72,6 @@ export class ApiKeyCache {
    */
   setRevoked(apiKey: string): void {
     this.entries.set(apiKey, ABSENT);
+    this.known.delete(apiKey);
   }
 }

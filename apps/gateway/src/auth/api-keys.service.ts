@@ -104,8 +104,12 @@ export class ApiKeysService {
       row = await this.keys.findByKey(apiKey);
       this.databaseDown.cleared();
     } catch (error) {
-      if (isDatabaseUnavailable(error)) this.databaseDown.failed(lastLineOf(error));
-      throw error;
+      if (!isDatabaseUnavailable(error)) throw error;
+      this.databaseDown.failed(lastLineOf(error));
+      // A restart or an exhausted pool should not refuse every signed request of a known key.
+      const known = this.resources.cache.knownWhileUnavailable(apiKey);
+      if (known === undefined) throw error;
+      return known;
     }
     // Whatever the cache learned meanwhile (a revoke in this process) is newer than this row.
     const meanwhile = this.resources.cache.get(apiKey);

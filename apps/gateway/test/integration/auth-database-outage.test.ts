@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Logger, type LoggerService } from '@nestjs/common';
 import { createTestDatabase, dropDatabase, JsonLogger } from '@exchange/service-kit';
-import { databaseRelay, type DatabaseRelay } from '@exchange/testing';
+import { databaseRelay, sleep, type DatabaseRelay } from '@exchange/testing';
 import path from 'node:path';
+import { ApiKeyCache } from '../../src/auth/api-key-cache';
 import { ApiKeyRepository } from '../../src/auth/api-key.repository';
 import { ApiKeysService } from '../../src/auth/api-keys.service';
 import { AuthResources } from '../../src/auth/auth-resources';
@@ -33,6 +34,26 @@ describe('API key reads while the database is unavailable', () => {
     // The harness drops the database it made; this one, which the gateway used instead, is the test's.
     await dropDatabase(databaseUrl);
   });
+
+  it('serves a key read in the last two minutes while the database cannot be read, unless revoked since, and refuses any other', async () => {
+    const resources = AuthResources.create(gw.env, new JsonLogger('test', 'error'));
+    const keys = new ApiKeysService(resources, new ApiKeyRepository(resources));
+    try {
+      const known = await keys.activeKey(creds.apiKey);
+      expect(known?.address).toBe(wallet.address.toLowerCase());
+      await relay.close();
+      relay.cut();
+      // Past the time a read key is kept fresh: its next use reads the database again, which fails.
+      await sleep(ApiKeyCache.POSITIVE_TTL_MS + 500);
+      expect(await keys.activeKey(creds.apiKey)).toBe(known);
+      await expect(keys.activeKey(randomUUID())).rejects.toMatchObject({ code: 'P1001' });
+      // A revoke (this process's, or another's message) is never undone by the outage.
+      resources.revoked(creds.apiKey);
+      expect(await keys.activeKey(creds.apiKey)).toBeNull();
+    } finally {
+      await resources.close();
+    }
+  }, 30_000);
 
   it('answers each request 503', async () => {
     await relay.close();
