@@ -60,18 +60,29 @@ export class ApiKeyCache {
     this.known.delete(apiKey);
   }
 
-  /** A key read from the database in the last KNOWN_WHILE_UNAVAILABLE_MS and neither revoked nor found absent since. */
+  /**
+   * A key read from the database in the last KNOWN_WHILE_UNAVAILABLE_MS and neither revoked nor found
+   * absent since. Used, it is cached again for NEGATIVE_TTL_MS only (the `known` time stays the read's),
+   * so that an outage is not asked about by every request.
+   */
   knownWhileUnavailable(apiKey: string): ActiveApiKey | undefined {
-    return this.known.get(apiKey);
+    const key = this.known.get(apiKey);
+    if (key !== undefined) this.entries.set(apiKey, key, { ttl: ApiKeyCache.NEGATIVE_TTL_MS });
+    return key;
+  }
+
+  /** A revoke asked for: never used from `known` again, whether or not its write is answered. */
+  forgetKnown(apiKey: string): void {
+    this.known.delete(apiKey);
   }
 
   /**
-   * A key revoked: absent for as long as a known key is kept, so that a read of its row that began before
-   * the revoke and ends within that time does not put it back (a revoked key never comes back: its
-   * (address, nonce) stays revoked).
+   * A key revoked: absent for KNOWN_WHILE_UNAVAILABLE_MS, so that a read of its row that began before the
+   * revoke and ends within that time (a slow database) does not put it back (a revoked key never comes
+   * back: its (address, nonce) stays revoked).
    */
   setRevoked(apiKey: string): void {
-    this.entries.set(apiKey, ABSENT);
+    this.entries.set(apiKey, ABSENT, { ttl: ApiKeyCache.KNOWN_WHILE_UNAVAILABLE_MS });
     this.known.delete(apiKey);
   }
 }

@@ -80,6 +80,9 @@ export class ApiKeysService {
 
   /** Revokes the key the request was signed with; effective at once in every gateway process (`AuthResources.revoked`). */
   async revoke(caller: ApiCaller): Promise<string> {
+    // Before the write: one committed but unanswered (a lost connection) must not leave the key usable
+    // through an outage.
+    this.resources.cache.forgetKnown(caller.apiKey);
     await this.keys.revoke(caller.apiKey, new Date());
     this.resources.revoked(caller.apiKey);
     return 'OK';
@@ -106,7 +109,7 @@ export class ApiKeysService {
     } catch (error) {
       if (!isDatabaseUnavailable(error)) throw error;
       this.databaseDown.failed(lastLineOf(error));
-      // A restart or an exhausted pool should not refuse every signed request of a known key.
+      // A restart or a server out of connections should not refuse every signed request of a known key.
       const known = this.resources.cache.knownWhileUnavailable(apiKey);
       if (known === undefined) throw error;
       return known;

@@ -13,6 +13,9 @@ import { AdmissionStore } from '../http/admission-store';
 /** How much longer than the freshness windows a signature is remembered: 1 s for a timestamp in seconds, the rest slack. */
 const CLAIM_MARGIN_SECONDS = 5;
 
+/** How long a key read waits for a database connection before it fails as unavailable. */
+const DATABASE_CONNECT_TIMEOUT_MS = 5_000;
+
 /** The settings of authentication, read once from the gateway's environment. */
 export interface AuthSettings {
   chainId: number;
@@ -39,7 +42,9 @@ export class AuthResources {
   ) {}
 
   static create(env: GatewayEnv, logger: JsonLogger): AuthResources {
-    const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: env.DATABASE_URL }) });
+    // A connection (or a free one of the pool) not had within 5 s fails as unavailable: without a limit a
+    // server that stopped answering held every key read for as long as the system's TCP timeouts.
+    const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: env.DATABASE_URL, connectionTimeoutMillis: DATABASE_CONNECT_TIMEOUT_MS }) });
     // No auto-pipelining: each ioredis Pipeline gets a `length` getter of its own, which V8 keeps in a new
     // hidden class in old space; that holds the pipeline, its commands and promises through every
     // scavenge until a full collection, so every replay check was promoted (~0.45 MB per scavenge at

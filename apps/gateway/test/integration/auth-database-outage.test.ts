@@ -47,7 +47,7 @@ describe('API key reads while the database is unavailable', () => {
       await sleep(ApiKeyCache.POSITIVE_TTL_MS + 500);
       expect(await keys.activeKey(creds.apiKey)).toBe(known);
       await expect(keys.activeKey(randomUUID())).rejects.toMatchObject({ code: 'P1001' });
-      // A revoke (this process's, or another's message) is never undone by the outage.
+      // A revoke (this process's, or another's message) wins over the outage (what it removes: api-key-cache.test.ts).
       resources.revoked(creds.apiKey);
       expect(await keys.activeKey(creds.apiKey)).toBeNull();
     } finally {
