@@ -120,34 +120,45 @@ export class JournalSession implements Queryable {
    */
   async claim(): Promise<void> {
     let reportedAt = -Infinity;
-    if (this.ended) throw new Error('the journal session was ended while it waited for the journal');
-    // One connection for the whole wait: until the thirty-fifth session each try opened one (a backend
-    // started and ended every second for as long as the other engine ran).
-    const client = await this.open();
-    try {
-      for (;;) {
-        // Ended meanwhile: not taken (and the lock let go with the connection).
-        if (this.ended) throw new Error('the journal session was ended while it waited for the journal');
-        if (await this.tryLock(client)) {
-          const epoch = await client.query<{ value: string }>(
-            `INSERT INTO settings (key, value) VALUES ('${EPOCH_KEY}', '1')
-             ON CONFLICT (key) DO UPDATE SET value = (settings.value::bigint + 1)::text RETURNING value`,
-          );
-          this.epoch = epoch.rows[0]!.value;
-          this.adopt(client);
-          if (reportedAt > -Infinity) this.logger.log('took the journal: the other engine is gone');
-          return;
+    for (;;) {
+      if (this.ended) throw new Error('the journal session was ended while it waited for the journal');
+      // One connection for the whole wait: until the thirty-fifth session each try opened one (a backend
+      // started and ended every second for as long as the other engine ran).
+      const client = await this.open();
+      try {
+        for (;;) {
+          // Ended meanwhile: not taken (and the lock let go with the connection).
+          if (this.ended) throw new Error('the journal session was ended while it waited for the journal');
+          if (await this.tryLock(client)) {
+            this.epoch = await this.raiseEpoch(client);
+            this.adopt(client);
+            if (reportedAt > -Infinity) this.logger.log('took the journal: the other engine is gone');
+            return;
+          }
+          if (Date.now() - reportedAt >= REPORT_EVERY_MS) {
+            reportedAt = Date.now();
+            this.logger.warn(`another engine writes this database's journal (${await this.lockHolder(client)}); waiting until it stops`);
+          }
+          await sleep(RETRY_MS);
         }
-        if (Date.now() - reportedAt >= REPORT_EVERY_MS) {
-          reportedAt = Date.now();
-          this.logger.warn(`another engine writes this database's journal (${await this.lockHolder(client)}); waiting until it stops`);
-        }
+      } catch (error) {
+        await client.end().catch(() => undefined);
+        // A read-only server (the old primary after a failover): waited out on a new connection, which
+        // may reach the new primary.
+        if ((error as { code?: unknown }).code !== READ_ONLY) throw error;
+        this.logger.warn(`the journal's server is read-only; waiting for a writable one: ${errorMessage(error)}`);
         await sleep(RETRY_MS);
       }
-    } catch (error) {
-      await client.end().catch(() => undefined);
-      throw error;
     }
+  }
+
+  /** Raises the epoch in `settings` (the lock held): a session of an older claim sees it is not its own any more. */
+  private async raiseEpoch(client: Client): Promise<string> {
+    const epoch = await client.query<{ value: string }>(
+      `INSERT INTO settings (key, value) VALUES ('${EPOCH_KEY}', '1')
+       ON CONFLICT (key) DO UPDATE SET value = (settings.value::bigint + 1)::text RETURNING value`,
+    );
+    return epoch.rows[0]!.value;
   }
 
   /**

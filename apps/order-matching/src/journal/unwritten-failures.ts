@@ -30,12 +30,13 @@ const NOTHING_WRITTEN = new Set([
 ]);
 
 /**
- * Of those, the conditions of the server rather than of the batch (no connection, disk space, memory, a
- * server starting up or read-only): they pass without the batch changing, so they are tried until they
- * do, however long (group-commit.ts counts only the others). The thirty-fourth session's limit on
- * rewrites counted them too, and a full disk ended the engine after three tries again.
+ * Of the refusals of a statement, those that are conditions of the server rather than of the batch (a
+ * full data disk, a read-only server): they pass without the batch changing, so they are tried until they
+ * do, however long (group-commit.ts counts only the others; connection failures never count). The
+ * thirty-fourth session's limit on rewrites counted them too, and a full disk ended the engine after
+ * three tries again. Out of memory (53200) stays counted: the batch itself may be what does not fit.
  */
-const SERVER_CONDITIONS = new Set(['ECONNREFUSED', '53300', '57P03', '53100', '53200', '25006']);
+const SERVER_CONDITIONS = new Set(['53100', '25006']);
 
 const codeOf = (error: unknown) => (typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined);
 

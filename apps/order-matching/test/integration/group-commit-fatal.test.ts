@@ -56,7 +56,12 @@ describe('GroupCommit after a write that failed for good', () => {
     });
 
     const waitingFor = async (name: string) =>
-      (await admin.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`, [name])).rows;
+      (
+        await admin.query<{ pid: number; since: string }>(
+          `SELECT pid, query_start::text AS since FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`,
+          [name],
+        )
+      ).rows;
 
     /**
      * A group commit on a pool of its own (`name`, one connection) whose writes of `batches` wait, behind
@@ -92,7 +97,11 @@ describe('GroupCommit after a write that failed for good', () => {
         const outcomes = batchAndOneBehind(commits);
         const signal = async (how: 'pg_terminate_backend' | 'pg_cancel_backend') => {
           await eventually(async () => (await waitingFor(name)).length === 1, 'the batch to wait');
-          await admin.query(`SELECT ${how}($1)`, [(await waitingFor(name))[0]!.pid]);
+          const [statement] = await waitingFor(name);
+          await admin.query(`SELECT ${how}($1)`, [statement!.pid]);
+          // Gone before the next signal, which would otherwise cancel this statement again (a flake).
+          const stillWaiting = async () => (await waitingFor(name)).some((row) => row.pid === statement!.pid && row.since === statement!.since);
+          await eventually(async () => !(await stillWaiting()), 'the signalled statement to end');
         };
         await work({ commits, fatal, outcomes, signal, release });
       } finally {

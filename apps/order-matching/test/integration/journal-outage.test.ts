@@ -11,8 +11,11 @@ const CONDITION = `0x${'0d'.repeat(32)}`;
 const YES = '801';
 const NO = '802';
 const trader = traderOf(8);
-/** Short, for the session that times out during the outage; no other test here starts one. */
-const HEARTBEAT_TIMEOUT_MS = 2_000;
+/**
+ * Short, for the session that times out during the outage (no other test here starts one); long enough
+ * that it does not time out before the outage has begun on a busy machine.
+ */
+const HEARTBEAT_TIMEOUT_MS = 4_000;
 
 /**
  * PostgreSQL refusing the journal a connection (out of connections: here a real role's connection limit,

@@ -326,7 +326,25 @@ describe('JournalSession', () => {
       expect((await admin.query('SELECT id FROM batches')).rows).toEqual([{ id: batchId }]);
       expect(commits.failing).toBeUndefined();
       expect(fatal).toEqual([]);
-      expect(await backendOf(journal)).not.toBe(first);
+    } finally {
+      await admin.query(`ALTER DATABASE "${database}" RESET default_transaction_read_only`);
+    }
+  });
+
+  it('waits to take the journal while its server is read-only (the old primary after a failover), instead of failing its start', async () => {
+    const database = new URL(url).pathname.slice(1);
+    await admin.query(`ALTER DATABASE "${database}" SET default_transaction_read_only = on`);
+    try {
+      let claimed = false;
+      const journal = session('claims-read-only');
+      const claim = journal.claim().then(() => (claimed = true));
+      // The lock is free, the epoch cannot be raised: refused, and tried again on a new connection.
+      await sleep(1_500);
+      expect(claimed).toBe(false);
+      await admin.query(`ALTER DATABASE "${database}" RESET default_transaction_read_only`);
+      await claim;
+      expect(journal.claimedEpoch).toMatch(/^[0-9]+$/);
+      expect((await journal.query<{ n: number }>({ text: 'SELECT 1 AS n' })).rows).toEqual([{ n: 1 }]);
     } finally {
       await admin.query(`ALTER DATABASE "${database}" RESET default_transaction_read_only`);
     }
