@@ -30,8 +30,11 @@ export async function bootstrapService(options: ServiceOptions): Promise<INestAp
   // Every onModuleInit first (order-matching loads its engine there), then requests: started the other
   // way round, the NATS server took requests while the state was still loading (a deposit then wrote a
   // balance built from nothing over the account's real one).
-  await app.init();
-  stopWhileStarting.off();
+  try {
+    await app.init();
+  } finally {
+    stopWhileStarting.off();
+  }
   await app.startAllMicroservices();
   await app.listen(options.healthPort, '0.0.0.0');
   logger.log(`${options.name} is up (health on :${options.healthPort})`);
@@ -42,14 +45,15 @@ export async function bootstrapService(options: ServiceOptions): Promise<INestAp
 const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
 /**
- * Until `off`, a stop signal ends the process at once, saying so: it has taken no request yet. Nest's own
+ * Until `off`, a stop signal ends the process at once, saying so, as a crash would: it has answered no
+ * request yet, and what its start consumed from streams is delivered again to the next. Nest's own
  * handler runs the shutdown hooks beside an init still under way (an order-matching waiting for the
  * journal's lock, or any service waiting for its database, had its pools ended under its load) and then
  * lets the signal end the process without a line.
  */
 function exitOnStopWhileStarting(name: string, logger: JsonLogger): { off(): void } {
   const stop = (signal: (typeof STOP_SIGNALS)[number]) => {
-    logger.warn(`${signal} while starting: ${name} exits at once (it has taken no request)`);
+    logger.warn(`${signal} while starting: ${name} exits at once (it has answered no request)`);
     // process.exit, not the signal's default action: the logger writes its last lines on 'exit'.
     process.exit(128 + constants.signals[signal]);
   };
