@@ -8,6 +8,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -103,6 +104,27 @@ async function stopAll() {
     // The supervisor waits up to 15 s for each app; the ports must be free before the next start.
     for (let i = 0; i < 600 && alive(pid); i++) await sleep(100);
     console.log(`stopped ${name} (pid ${pid})`);
+  }
+}
+
+/** The ports the apps listen on: their health ports, the gateway's and its surfaces'. */
+function appPorts() {
+  const surfaces = ['CATALOG_PORT', 'CLOB_PORT', 'DATA_PORT'].map((name, i) => Number(process.env[name] ?? 8081 + i));
+  return [...apps.map((app) => Number(app.env.HEALTH_PORT ?? app.env.PORT)), ...surfaces];
+}
+
+/**
+ * Fails at once when a port an app needs is taken (another checkout's exchange, which this one's stop
+ * leaves alone, or any other program): the apps would otherwise be restarted for 90 s and then reported
+ * "not healthy".
+ */
+async function assertPortsFree() {
+  for (const port of appPorts()) {
+    const free = await new Promise((resolve) => {
+      const probe = createServer().once('error', () => resolve(false));
+      probe.listen(port, '0.0.0.0', () => probe.close(() => resolve(true)));
+    });
+    if (!free) throw new Error(`port ${port} is in use by another process (another checkout's exchange? stop it with its own ./scripts/stop.sh)`);
   }
 }
 
@@ -249,6 +271,7 @@ async function main() {
   }
   await stopAll();
   if (args.includes('--stop')) return;
+  await assertPortsFree();
   checkLogLimit();
   await migrateAll();
   const foreground = args.includes('--foreground');
