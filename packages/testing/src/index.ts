@@ -5,6 +5,7 @@ export * from './until';
 export * from './private-nats';
 export * from './market-snapshot';
 export * from './tcp-relay';
+export * from './refused-inserts';
 export * from './rpc-calls';
 export * from './redis-keys';
 export * from './private-redis';

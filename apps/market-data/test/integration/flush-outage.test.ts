@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { hotMetadataKeys, MATCHING_STREAM, type MarketSnapshot } from '@exchange/contracts';
 import { streamName } from '@exchange/service-kit';
-import { eventually, sleep, startPrivateRedis, until, type PrivateRedis } from '@exchange/testing';
+import { eventually, refusedInserts, sleep, startPrivateRedis, until, type PrivateRedis } from '@exchange/testing';
 import { aMarketSnapshot, aTrade, startMarketData, u, type MarketDataUnderTest } from '../support/market-data-harness';
 
 /**
@@ -53,24 +53,14 @@ describe('market-data whose PostgreSQL or Redis fails while MATCHING messages co
   it('acknowledges a burst only once its price history is written, retrying a refused insert, and counts each trade once', async () => {
     const market = await aKnownMarket();
     const cid = market.conditionId;
-    // Refused while `history_refused` holds a row; the sequence counts the attempts (nextval survives the rollback).
-    await db.query(`CREATE TABLE history_refused (since timestamptz); CREATE SEQUENCE history_attempts`);
-    await db.query(`CREATE FUNCTION refuse_history() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF EXISTS (SELECT 1 FROM history_refused) THEN
-          PERFORM nextval('history_attempts');
-          RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = 'disk_full';
-        END IF;
-        RETURN NEW;
-      END $$`);
-    await db.query(`CREATE TRIGGER refused_history BEFORE INSERT ON price_history FOR EACH ROW EXECUTE FUNCTION refuse_history()`);
-    await db.query(`INSERT INTO history_refused VALUES (now())`);
+    // PostgreSQL's own refusal when a table cannot grow (53100).
+    const fullDisk = await refusedInserts(db, 'price_history', 'disk_full');
+    await fullDisk.refuse();
     const before = (await consumer()).ack_floor.stream_seq;
     try {
       const trades = ['10', '20', '30'].map((size, i) => aTrade({ id: `outage-pg-${i}`, conditionId: cid, tokenId: market.tokenIds[0]!, price: u('0.4'), size: u(size) }));
       for (const trade of trades) await md.publishTrade(trade);
-      const attempts = async () => Number((await db.query<{ n: string }>('SELECT last_value AS n FROM history_attempts')).rows[0]!.n);
-      await eventually(async () => (await attempts()) >= 3, 'the insert refused and retried twice');
+      await eventually(async () => (await fullDisk.refusals()) >= 3, 'the insert refused and retried twice');
 
       // Delivered and applied, but none acknowledged: a restart now would have them delivered again.
       const held = await consumer();
@@ -80,14 +70,14 @@ describe('market-data whose PostgreSQL or Redis fails while MATCHING messages co
       expect(held.num_ack_pending).toBe(trades.length);
       expect(await historyOf(cid)).toEqual([]);
 
-      await db.query('DELETE FROM history_refused');
+      await fullDisk.allow();
       const acked = await untilAllAcked();
       expect(acked.ack_floor.stream_seq).toBe(last);
       expect(await historyOf(cid)).toEqual(trades.map((t) => t.id));
       // 10 + 20 + 30 shares at 0.4: each notional added once, however many inserts were refused.
       expect(await volumeOf(cid)).toEqual(['24000000']);
     } finally {
-      await db.query(`DROP TRIGGER refused_history ON price_history; DROP FUNCTION refuse_history; DROP TABLE history_refused; DROP SEQUENCE history_attempts`);
+      await fullDisk.remove();
     }
   });
 

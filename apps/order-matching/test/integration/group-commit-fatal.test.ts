@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Client, Pool } from 'pg';
 import { createEmptyTestDatabase, createTestDatabase, dropDatabase, NothingDoneError, OutcomeUnknownError } from '@exchange/service-kit';
-import { eventually, sleep } from '@exchange/testing';
+import { eventually, refusedInserts, sleep } from '@exchange/testing';
 import { FATAL_EXIT_DELAY_MS, GroupCommit } from '../../src/journal/group-commit';
 import { fund, newEngine, traderOf } from '../support/engine-fixture';
 
@@ -159,30 +159,20 @@ describe('GroupCommit after a write that failed for good', () => {
     });
 
     it('keeps writing a batch that a full disk refuses, however many times, until there is room again (a condition of the server, not of the batch)', async () => {
-      // PostgreSQL's own refusal when a table cannot grow (53100), raised by a trigger while `disk_full` holds a row.
-      await admin.query(`CREATE TABLE disk_full (since timestamptz)`);
-      await admin.query(`CREATE FUNCTION refuse_for_full_disk() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-          IF EXISTS (SELECT 1 FROM disk_full) THEN
-            RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = 'disk_full';
-          END IF;
-          RETURN NEW;
-        END $$`);
-      await admin.query(`CREATE TRIGGER full_disk BEFORE INSERT ON batches FOR EACH ROW EXECUTE FUNCTION refuse_for_full_disk()`);
-      await admin.query(`INSERT INTO disk_full VALUES (now())`);
+      // PostgreSQL's own refusal when a table cannot grow (53100).
+      const fullDisk = await refusedInserts(admin, 'batches', 'disk_full');
+      await fullDisk.refuse();
       const pool = new Pool({ connectionString: url, max: 1 });
-      let writes = 0;
-      const counted = { query: (config: Parameters<Pool['query']>[0]) => (writes++, pool.query(config)) } as Pick<Pool, 'query'>;
       try {
         const fatal: unknown[] = [];
-        const commits = new GroupCommit(counted, (error) => void fatal.push(error));
+        const commits = new GroupCommit(pool, (error) => void fatal.push(error));
         const outcomes = batchAndOneBehind(commits);
-        await eventually(() => writes > 5, 'more than three refused writes', 10_000);
+        await eventually(async () => (await fullDisk.refusals()) > 3, 'more than three refused writes', 10_000);
         // New commands are told the database is unavailable (a 503 to retry shortly), nothing done.
         expect(commits.failing).toMatchObject({ code: '53100' });
         expect(fatal).toEqual([]);
 
-        await admin.query(`DELETE FROM disk_full`);
+        await fullDisk.allow();
         const batchId = await outcomes.written;
         expect(await outcomes.queued).toBe(batchId);
         expect((await admin.query('SELECT commands FROM batches WHERE id = $1', [batchId])).rows).toEqual([{ commands: 2 }]);
@@ -190,7 +180,7 @@ describe('GroupCommit after a write that failed for good', () => {
         expect(fatal).toEqual([]);
       } finally {
         await pool.end();
-        await admin.query(`DROP TABLE disk_full; DROP TRIGGER full_disk ON batches; DROP FUNCTION refuse_for_full_disk`);
+        await fullDisk.remove();
       }
     });
   });

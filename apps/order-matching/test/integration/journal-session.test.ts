@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Client, Pool } from 'pg';
 import { createTestDatabase, dropDatabase, inTransaction, NothingDoneError } from '@exchange/service-kit';
-import { databaseRelay, eventually, sleep, type DatabaseRelay } from '@exchange/testing';
+import { databaseRelay, eventually, refusedInserts, sleep, type DatabaseRelay } from '@exchange/testing';
 import { FATAL_EXIT_DELAY_MS, GroupCommit } from '../../src/journal/group-commit';
 import { JournalNotOpenedError, JournalSession, JournalTakenError } from '../../src/journal/journal-session';
 import type { WrittenBatch } from '../../src/journal/journal-sql';
@@ -355,19 +355,12 @@ describe('JournalSession', () => {
    * whose outcome the engine cannot know (it may follow a commit): each is asked about, as a lost connection is.
    */
   const internalErrors = async (refusals: number, work: () => Promise<void>) => {
-    await admin.query(`CREATE SEQUENCE internal_errors`);
-    await admin.query(`CREATE FUNCTION raise_internal_error() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF nextval('internal_errors') <= ${refusals} THEN
-          RAISE EXCEPTION 'an internal error of the server' USING ERRCODE = 'internal_error';
-        END IF;
-        RETURN NEW;
-      END $$`);
-    await admin.query(`CREATE TRIGGER internal_errors BEFORE INSERT ON batches FOR EACH ROW EXECUTE FUNCTION raise_internal_error()`);
+    const inserts = await refusedInserts(admin, 'batches', 'internal_error');
+    await inserts.refuse(refusals);
     try {
       await work();
     } finally {
-      await admin.query(`DROP TRIGGER internal_errors ON batches; DROP FUNCTION raise_internal_error; DROP SEQUENCE internal_errors`);
+      await inserts.remove();
     }
   };
 
