@@ -107,10 +107,16 @@ async function stopAll() {
   }
 }
 
+/** The gateway's surfaces' ports, as the gateway reads them (its defaults otherwise). */
+const surfacePorts = () => ({
+  catalog: Number(process.env.CATALOG_PORT ?? 8081),
+  clob: Number(process.env.CLOB_PORT ?? 8082),
+  data: Number(process.env.DATA_PORT ?? 8083),
+});
+
 /** The ports the apps listen on: their health ports, the gateway's and its surfaces'. */
 function appPorts() {
-  const surfaces = ['CATALOG_PORT', 'CLOB_PORT', 'DATA_PORT'].map((name, i) => Number(process.env[name] ?? 8081 + i));
-  return [...apps.map((app) => Number(app.env.HEALTH_PORT ?? app.env.PORT)), ...surfaces];
+  return [...apps.map((app) => Number(app.env.HEALTH_PORT ?? app.env.PORT)), ...Object.values(surfacePorts())];
 }
 
 /**
@@ -278,11 +284,8 @@ async function main() {
   if (foreground) await superviseApps(true);
   else await startInBackground();
   const port = apps.find((a) => a.name === 'gateway').env.PORT;
-  // The surfaces' ports as the gateway reads them (its defaults otherwise).
-  const surface = (name, fallback) => process.env[name] ?? fallback;
-  console.log(
-    `\nThe exchange is up: http://localhost:${port} (catalog :${surface('CATALOG_PORT', 8081)}, CLOB :${surface('CLOB_PORT', 8082)}, data :${surface('DATA_PORT', 8083)}).`,
-  );
+  const { catalog, clob, data } = surfacePorts();
+  console.log(`\nThe exchange is up: http://localhost:${port} (catalog :${catalog}, CLOB :${clob}, data :${data}).`);
   console.log(foreground ? 'Stop with Ctrl-C.' : `Logs: .run/*.log. Stop with ./scripts/stop.sh`);
 }
 
