@@ -25,6 +25,17 @@ describe('order-matching on real PostgreSQL and NATS', () => {
   afterAll(() => om.stop());
 
   const place = (caller: typeof alice, order: ReturnType<typeof anOrder>) => om.place(caller, order);
+  /**
+   * A market and traders of the test's own (nothing of the other tests' books), orders that cross, 100
+   * deposited for each trader in turn and 20 of each outcome split by `splitter`.
+   */
+  const ownMarket = async (market: string, tokens: [string, string], traders: (typeof alice)[], splitter: typeof alice) => {
+    await om.publishMarket(aMarketSnapshot(market, tokens));
+    // Orders that cross: off, whatever a restart of another test left on.
+    await om.data('matching.admin.post-only.v1', { enabled: false, retryAfterSeconds: 0 });
+    for (const trader of traders) await om.data('matching.admin.deposit.v1', { address: trader.address, amount: '100' });
+    await om.data('matching.split.v1', { caller: splitter, conditionId: market, amount: '20' });
+  };
 
   it('trades, answers after the commit, and keeps everything across a restart', async () => {
     await om.data('matching.admin.deposit.v1', { address: alice.address, amount: '100' });
@@ -142,16 +153,11 @@ describe('order-matching on real PostgreSQL and NATS', () => {
   });
 
   it('cancels, reports balances, and publishes order, trade, book and money-move events in order', async () => {
-    // A market and traders of its own, with resting orders and a trade: nothing of the other tests'.
+    // With resting orders and a trade of its own.
     const market = `0x${'ac'.repeat(32)}`;
     const [yes, no] = ['111', '222'];
     const [dave, erin] = [traderOf(4), traderOf(5)];
-    await om.publishMarket(aMarketSnapshot(market, [yes, no]));
-    // Orders that cross: off, whatever a restart of another test left on.
-    await om.data('matching.admin.post-only.v1', { enabled: false, retryAfterSeconds: 0 });
-    await om.data('matching.admin.deposit.v1', { address: dave.address, amount: '100' });
-    await om.data('matching.admin.deposit.v1', { address: erin.address, amount: '100' });
-    await om.data('matching.split.v1', { caller: dave, conditionId: market, amount: '20' });
+    await ownMarket(market, [yes, no], [dave, erin], dave);
     expect(await place(dave, anOrder(dave, { token: yes, side: 'SELL', price: '0.60', size: '10' }))).toMatchObject({ success: true, status: 'live' });
     expect(await place(erin, anOrder(erin, { token: yes, side: 'BUY', price: '0.60', size: '5' }))).toMatchObject({ success: true, status: 'matched' });
     const resting = [
@@ -242,16 +248,11 @@ describe('order-matching on real PostgreSQL and NATS', () => {
   });
 
   it('keeps no record of a killed FOK or FAK: reading it is a 404, before and after a restart, and the same signed order is taken later', async () => {
-    // A market and traders of their own: the books of the other tests would fill these orders.
+    // Of its own: the books of the other tests would fill these orders.
     const market = `0x${'ad'.repeat(32)}`;
     const [yes, no] = ['131', '232'];
     const [gina, hank] = [traderOf(7), traderOf(8)];
-    await om.publishMarket(aMarketSnapshot(market, [yes, no]));
-    // Orders that cross: off, whatever a restart of another test left on.
-    await om.data('matching.admin.post-only.v1', { enabled: false, retryAfterSeconds: 0 });
-    await om.data('matching.admin.deposit.v1', { address: gina.address, amount: '100' });
-    await om.data('matching.admin.deposit.v1', { address: hank.address, amount: '100' });
-    await om.data('matching.split.v1', { caller: hank, conditionId: market, amount: '20' });
+    await ownMarket(market, [yes, no], [gina, hank], hank);
     // Both against an empty side: the FOK is refused before it reserves, the FAK by the book.
     const fok = anOrder(gina, { token: yes, side: 'BUY', price: '0.50', size: '10', type: 'FOK', collateral: '5' });
     const fak = anOrder(hank, { token: yes, side: 'SELL', price: '0.40', size: '5', type: 'FAK' });
