@@ -17,7 +17,7 @@ import { ErrorBodyFilter } from '../../src/http/error-body.filter';
 import { ErrorBodyFastifyAdapter, setUpFastify } from '../../src/http/fastify-setup';
 import { RateLimiter } from '../../src/rate-limits/rate-limiter';
 import { databaseRelay, until } from '@exchange/testing';
-import { l1Headers, l2Headers, L2_WINDOW_SECONDS, newWallet, startAuthGateway, type AuthGateway, type Credentials, type TestWallet } from '../support/auth-harness';
+import { l1Headers, l2Headers, L2_WINDOW_SECONDS, newWallet, SILENT_LOGGER, startAuthGateway, type AuthGateway, type Credentials, type TestWallet } from '../support/auth-harness';
 
 const L2_REFUSED = { error: 'Unauthorized/Invalid api key', code: 'unauthorized' };
 const CLOSED_ONLY = '/auth/ban-status/closed-only';
@@ -74,7 +74,7 @@ describe('L2 authentication guard', () => {
   beforeAll(async () => {
     gw = await startAuthGateway('gw_auth_l2');
     echoResources = AuthResources.create(gw.env, new JsonLogger('test', 'error'));
-    const limiter = RateLimiter.fromEnv(gw.env, echoResources, { warn: () => undefined, log: () => undefined });
+    const limiter = RateLimiter.fromEnv(gw.env, echoResources, SILENT_LOGGER);
     echo = await NestFactory.create<NestFastifyApplication>(EchoModule.with(echoResources, limiter), new ErrorBodyFastifyAdapter(), { logger: false });
     await echo.init();
     parseJsonBodiesOnly(echo.getHttpAdapter().getInstance());
@@ -340,7 +340,7 @@ describe('L2 authentication guard', () => {
 
   it("refuses a write stale by Redis's clock though fresh by a process whose clock is behind, and says how far behind", async () => {
     // A replica 6 s behind accepted, after the claim had expired, a write another had taken (a split made twice).
-    const authenticator = new L2Authenticator(echoResources, new ApiKeysService(echoResources, new ApiKeyRepository(echoResources)), RateLimiter.fromEnv(gw.env, echoResources, { warn: () => undefined, log: () => undefined }));
+    const authenticator = new L2Authenticator(echoResources, new ApiKeysService(echoResources, new ApiKeyRepository(echoResources)), RateLimiter.fromEnv(gw.env, echoResources, SILENT_LOGGER));
     const raw = { socket: { remoteAddress: '127.0.0.1' }, headers: {} } as unknown as IncomingMessage;
     const signedAt = (timestamp: number) => ({ raw, method: 'POST', url: '/x', headers: lowerCased(l2Headers(creds, wallet.address, { method: 'POST', path: '/x', timestamp: String(timestamp) })) });
     const realNow = Date.now.bind(Date);
@@ -364,7 +364,7 @@ describe('L2 authentication guard', () => {
       new L2Authenticator(
         resources,
         new ApiKeysService(resources, new ApiKeyRepository(resources)),
-        RateLimiter.fromEnv(gw.env, resources, { warn: () => undefined, log: () => undefined }),
+        RateLimiter.fromEnv(gw.env, resources, SILENT_LOGGER),
       );
     const raw = { socket: { remoteAddress: '127.0.0.1' }, headers: {} } as unknown as IncomingMessage;
     const request = (method: string) => ({ raw, method, url: '/x', headers: lowerCased(l2Headers(creds, wallet.address, { method, path: '/x' })) });

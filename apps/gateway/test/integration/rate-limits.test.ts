@@ -6,7 +6,7 @@ import { ApiKeyCache } from '../../src/auth/api-key-cache';
 import { AdmissionStore } from '../../src/http/admission-store';
 import type { ApiError } from '../../src/http/api-error';
 import { RateLimiter } from '../../src/rate-limits/rate-limiter';
-import { l1Headers, l2Headers, newWallet, startAuthGateway, type AuthGateway, type Credentials, type TestWallet } from '../support/auth-harness';
+import { l1Headers, l2Headers, newWallet, SILENT_LOGGER, startAuthGateway, type AuthGateway, type Credentials, type TestWallet } from '../support/auth-harness';
 
 const RATE_LIMITED = { error: 'Too Many Requests', code: 'rate_limited', retry_after_seconds: expect.any(Number) };
 const L2_REFUSED = { error: 'Unauthorized/Invalid api key', code: 'unauthorized' };
@@ -397,7 +397,7 @@ describe('refusals remembered', () => {
   }
   const store = new CountingStore(redis, { ttlSeconds: 60, maxSkewMs: 27_500 }, `${prefix}:l2-memory-since`);
   // At 0.1%: POST /order 2 at once then a token every 5 s; GET /tags 1 per 10 s.
-  const limiter = new RateLimiter(store, { enabled: true, scale: 0.001, trustedProxyHops: 0, keyPrefix: prefix }, { warn: () => undefined, log: () => undefined }, new ApiKeyCache());
+  const limiter = new RateLimiter(store, { enabled: true, scale: 0.001, trustedProxyHops: 0, keyPrefix: prefix }, SILENT_LOGGER, new ApiKeyCache());
 
   afterAll(async () => {
     await deleteRedisKeys(redis, `${prefix}:`);
@@ -445,7 +445,7 @@ describe('refusals remembered', () => {
     const refused = (await limiter.admitSigned(caller('k'), 'POST', '/order', write()).catch((error: unknown) => error)) as ApiError;
     expect(refused).toMatchObject({ failure: { status: 429, body: RATE_LIMITED } });
     // Another replica remembers no refusal: Redis answers the replay with the kept 429, not "seen".
-    const replica = new RateLimiter(store, { enabled: true, scale: 0.001, trustedProxyHops: 0, keyPrefix: prefix }, { warn: () => undefined, log: () => undefined }, new ApiKeyCache());
+    const replica = new RateLimiter(store, { enabled: true, scale: 0.001, trustedProxyHops: 0, keyPrefix: prefix }, SILENT_LOGGER, new ApiKeyCache());
     await expect(replica.admitSigned(caller('k'), 'POST', '/order', write())).resolves.toEqual({
       claim: 'seen',
       headers: {},

@@ -12,6 +12,9 @@ import { startGateway, type RunningGateway } from '../../src/gateway';
 
 export const L2_WINDOW_SECONDS = 30;
 
+/** A logger for parts under test whose lines the test does not read. */
+export const SILENT_LOGGER = { warn: () => undefined, log: () => undefined };
+
 export interface AuthGateway {
   gateway: RunningGateway;
   env: GatewayEnv;
