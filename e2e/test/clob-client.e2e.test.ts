@@ -101,7 +101,9 @@ describe('@polymarket/clob-client-v2 against the exchange', () => {
 
     const trades = await taker.getTrades({ market: conditionId });
     expect(trades).toHaveLength(1);
-    expect(trades[0]).toMatchObject({ side: 'BUY', size: '10', asset_id: no, trader_side: 'TAKER' });
+    expect(trades[0]).toMatchObject({ side: 'BUY', size: '10', asset_id: no, trader_side: 'TAKER', err_msg: '' });
+    // The client's optional nanosecond time, the same moment as match_time.
+    expect(BigInt(trades[0]!.match_time_nano!)).toBe(BigInt(Date.parse(trades[0]!.match_time)) * 1_000_000n);
     expect((await maker.getTrades())[0]).toMatchObject({ trader_side: 'MAKER' });
 
     const another = await maker.createAndPostOrder({ tokenID: yes, price: 0.55, size: 5, side: Side.BUY }, undefined, OrderType.GTC);

@@ -74,7 +74,9 @@ describe('order-matching on real PostgreSQL and NATS', () => {
 
     const trades = await om.data('matching.trades.list.v1', { caller: bob });
     expect(trades.data).toHaveLength(1);
-    expect(trades.data[0]).toMatchObject({ side: 'BUY', size: '15', price: '0.603333', status: 'MATCHED', trader_side: 'TAKER' });
+    expect(trades.data[0]).toMatchObject({ side: 'BUY', size: '15', price: '0.603333', status: 'MATCHED', trader_side: 'TAKER', err_msg: '' });
+    // Upstream's nanosecond time: the same moment as match_time, to the millisecond.
+    expect(trades.data[0]!.match_time_nano).toBe(String(BigInt(Date.parse(trades.data[0]!.match_time)) * 1_000_000n));
     expect(trades.data[0]!.maker_orders.map((m) => [m.price, m.matched_amount])).toEqual([
       ['0.6', '10'],
       ['0.61', '5'],

@@ -62,12 +62,16 @@ export interface Trade {
   price: string;
   status: string;
   match_time: string;
+  /** Upstream's field: the match time in nanoseconds, a decimal string (kept to the millisecond here). */
+  match_time_nano: string;
   last_update: string;
   outcome: string;
   bucket_index: number;
   owner: string;
   maker_address: string;
   transaction_hash: string;
+  /** Upstream's field: why settling the trade failed; always empty, as trades here settle in the commit that matched them. */
+  err_msg: string;
   type: 'TAKER' | 'MAKER';
   trader_side: 'TAKER' | 'MAKER';
   maker_orders: MakerOrder[];
