@@ -34,7 +34,9 @@ async function answering(port: number): Promise<void> {
       } catch {
         return undefined;
       } finally {
-        probe.disconnect();
+        // A refused connection has ended the probe (no retries); disconnecting it then armed ioredis's 2 s
+        // timer for a socket already gone, which kept jest from exiting after the tests.
+        if (probe.status !== 'end') probe.disconnect();
       }
     },
     10_000,

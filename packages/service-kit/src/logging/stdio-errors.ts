@@ -1,4 +1,4 @@
-/** Set on `process` once the listeners are on. */
+/** Set on a stream once the listener is on it. */
 const IGNORING = Symbol.for('@exchange/service-kit stdio errors ignored');
 
 /**
@@ -9,9 +9,12 @@ const IGNORING = Symbol.for('@exchange/service-kit stdio errors ignored');
  * (batched-stdout.ts); the listener says nothing, as saying would be one more write that fails.
  */
 export function ignoreStdioErrors(): void {
-  // Once per process, however many copies of this module are loaded (jest loads one per test file).
-  const flagged = process as unknown as Record<symbol, boolean>;
-  if (flagged[IGNORING]) return;
-  flagged[IGNORING] = true;
-  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+  // Once per stream, however many copies of this module are loaded. The flag is on the stream, not on
+  // `process`: jest gives each test file its own copy of `process`, but they all share the real streams.
+  for (const stream of [process.stdout, process.stderr]) {
+    const flagged = stream as unknown as Record<symbol, boolean>;
+    if (flagged[IGNORING]) continue;
+    flagged[IGNORING] = true;
+    stream.on('error', () => undefined);
+  }
 }
