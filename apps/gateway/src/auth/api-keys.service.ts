@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { decodeSecret, deriveApiCredentials, type ApiCredentials } from '@exchange/chain';
-import { DistinctFailures, errorMessage, isDatabaseUnavailable } from '@exchange/service-kit';
+import { DistinctFailures, errorMessage, isDatabaseUnavailable, recoveryLine } from '@exchange/service-kit';
 import { ApiError } from '../http/api-error';
 import type { ApiCaller, L1Signer } from './api-caller';
 import { API_KEY_SHAPE, type ActiveApiKey } from './api-key-cache';
@@ -31,8 +31,9 @@ export class ApiKeysService {
    * answers each such request 503): it logged an error with a stack per request, 4,049 lines in a
    * chaos probe's outages.
    */
-  private readonly databaseDown = new DistinctFailures((message) =>
-    new Logger('ApiKeysService').warn(`api key reads failing, the database is unavailable: ${message}`),
+  private readonly databaseDown = new DistinctFailures(
+    (message) => new Logger('ApiKeysService').warn(`api key reads failing, the database is unavailable: ${message}`),
+    (recovery) => new Logger('ApiKeysService').log(recoveryLine('api key reads succeed', recovery)),
   );
 
   constructor(

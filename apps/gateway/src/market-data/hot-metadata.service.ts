@@ -11,7 +11,7 @@ import {
   type HotQuoteFields,
   type RpcResponse,
 } from '@exchange/contracts';
-import { DistinctFailures } from '@exchange/service-kit';
+import { DistinctFailures, recoveryLine } from '@exchange/service-kit';
 import { GATEWAY_ENV, type GatewayEnv } from '../config';
 import { ApiError } from '../http/api-error';
 import { Forwarder } from '../http/forwarder.service';
@@ -36,7 +36,10 @@ export interface OrderSettings {
 export class HotMetadata {
   private readonly prefix: string;
   /** One line per distinct failure, not one per request of an outage. */
-  private readonly failures = new DistinctFailures((failure) => logger.warn(`hot metadata reads failing, asking market-data: ${failure}`));
+  private readonly failures = new DistinctFailures(
+    (failure) => logger.warn(`hot metadata reads failing, asking market-data: ${failure}`),
+    (recovery) => logger.log(recoveryLine('hot metadata reads from Redis succeed', recovery)),
+  );
 
   constructor(
     private readonly cache: HotCache,

@@ -31,6 +31,7 @@ describe('API key reads while the database is unavailable', () => {
   });
   afterAll(async () => {
     await gw.close();
+    await relay.close();
     // The harness drops the database it made; this one, which the gateway used instead, is the test's.
     await dropDatabase(databaseUrl);
   });
@@ -66,7 +67,7 @@ describe('API key reads while the database is unavailable', () => {
     }
   });
 
-  it('says so once, as a warning, where it logged an error with a stack per read', async () => {
+  it('says so once, as a warning, where it logged an error with a stack per read, and says when reads succeed again', async () => {
     const said: string[] = [];
     const capture = (level: string) => (message: unknown) => void said.push(`${level} ${String(message)}`);
     const logger: LoggerService = { log: capture('log'), warn: capture('warn'), error: capture('error') };
@@ -75,9 +76,12 @@ describe('API key reads while the database is unavailable', () => {
     const keys = new ApiKeysService(resources, new ApiKeyRepository(resources));
     try {
       for (let i = 0; i < 10; i++) await expect(keys.activeKey(randomUUID())).rejects.toMatchObject({ code: 'P1001' });
+      expect(said).toEqual([expect.stringMatching(/^warn api key reads failing, the database is unavailable: Can't reach database server at 127\.0\.0\.1:\d+$/)]);
+      await relay.open();
+      for (let i = 0; i < 3; i++) expect(await keys.activeKey(randomUUID())).toBeNull();
     } finally {
       await resources.close();
     }
-    expect(said).toEqual([expect.stringMatching(/^warn api key reads failing, the database is unavailable: Can't reach database server at 127\.0\.0\.1:\d+$/)]);
+    expect(said.slice(1)).toEqual([expect.stringMatching(/^log api key reads succeed again after \d+\.\d s of failures \(the last: Can't reach database server at /)]);
   });
 });

@@ -13,6 +13,7 @@ import {
   NothingDoneError,
   OutboxRelay,
   pgPool,
+  recoveryLine,
   TableVacuum,
   untilDatabaseAvailable,
   type BaseEnv,
@@ -48,8 +49,11 @@ export type FatalHandler = (error: unknown) => void;
 @Injectable()
 export class EngineService implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(EngineService.name);
-  /** One line per outage, not one a second (a probe read 17 in 17 s while PostgreSQL was out of connections). */
-  private readonly checkpointFailures = new DistinctFailures((why) => this.logger.warn(`outbox checkpoint failed, will retry: ${why}`));
+  /** One line per outage, not one a second (a probe read 17 in 17 s while PostgreSQL was out of connections), and one when it ends. */
+  private readonly checkpointFailures = new DistinctFailures(
+    (why) => this.logger.warn(`outbox checkpoint failed, will retry: ${why}`),
+    (recovery) => this.logger.log(recoveryLine('outbox checkpoints written', recovery)),
+  );
   /** Empty until the load succeeds. */
   private current: EngineState;
   private readonly newState: () => EngineState;
