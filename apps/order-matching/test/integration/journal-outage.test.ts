@@ -120,8 +120,11 @@ describe('order-matching while PostgreSQL refuses it connections', () => {
     // The silence starts once writes are refused: an earlier timeout's cancel would join the retried batch and be written later, not refused.
     expect(await beat(id)).toEqual({ ok: true, data: { heartbeat_id: id } });
     await sleep(HEARTBEAT_TIMEOUT_MS + 1_000);
-    // Timed out, its cancel refused at every check: the order rests, its session is still journaled.
-    expect(journalProblem()).toMatch(/too many connections for role/);
+    // Timed out, its cancel refused at every check: the order rests, its session is still journaled. The
+    // journal says either reason: refused connections, or, when the deposit's statement went out on the
+    // ended connection before the engine read its end, "reconnecting" while it asks whether that
+    // statement committed (a CI run under load).
+    expect(journalProblem()).toMatch(/^cannot write, trying again: (.*too many connections for role|the matching engine's journal is reconnecting)/);
     expect(om.engine().state.orders.has(resting.orderID)).toBe(true);
     expect(reserved()).toBe(3_000_000);
     expect(await sessionRows()).toEqual([{ id }]);
