@@ -66,16 +66,19 @@ describe('AdmissionStore', () => {
     });
 
     it('take a repeatable claim again for its time after the first use (not the last), charging the buckets, and then refuse it', async () => {
+      // 3 s, so that the repeats below fall within it on a loaded machine (1 s left them 0.4 s).
       const repeatable = (bucketsKey: string) =>
-        store.admit({ claim: { key: `${prefix}:seen:repeatable`, signedByMs: Date.now(), repeatableForMs: 1_000 }, bucketsKey, buckets: [bucket('b', 2, 60_000)] });
+        store.admit({ claim: { key: `${prefix}:seen:repeatable`, signedByMs: Date.now(), repeatableForMs: 3_000 }, bucketsKey, buckets: [bucket('b', 2, 60_000)] });
       expect(await repeatable(`${prefix}:rl:repeater`)).toMatchObject({ claim: 'new', verdict: { admitted: true, remaining: 1 } });
+      // No earlier than Redis's time of the first use.
+      const firstUse = Date.now();
       await sleep(600);
       expect(await repeatable(`${prefix}:rl:repeater`)).toMatchObject({ claim: 'repeat', verdict: { admitted: true, remaining: 0 } });
       // Refused by its limits: the first use keeps its claim, so the time still counts from it.
       expect(await repeatable(`${prefix}:rl:repeater`)).toMatchObject({ claim: 'repeat', verdict: { admitted: false } });
       expect(await redis.exists(`${prefix}:seen:repeatable`)).toBe(1);
-      // 1.1 s after the first use, 0.5 s after the last repeat: a replay.
-      await sleep(500);
+      // 3.2 s after the first use, less than 3 s after the last repeat: a replay.
+      await sleep(firstUse + 3_200 - Date.now());
       expect(await repeatable(`${prefix}:rl:other`)).toEqual({ claim: 'seen', verdict: null });
       // At most four repeats, however soon they come.
       const looped = () => store.admit({ claim: { key: `${prefix}:seen:looped`, signedByMs: Date.now(), repeatableForMs: 60_000 }, bucketsKey: `${prefix}:none`, buckets: [] });
@@ -127,11 +130,13 @@ describe('AdmissionStore', () => {
     });
 
     it("keep the first use's time of a repeatable claim when a failure is kept with it", async () => {
-      const repeatable = () => store.admit({ claim: { key: `${prefix}:seen:kept-repeat`, signedByMs: Date.now(), repeatableForMs: 300 }, bucketsKey: `${prefix}:none`, buckets: [] });
+      // 1 s for three round trips to Redis, on a loaded machine.
+      const repeatable = () => store.admit({ claim: { key: `${prefix}:seen:kept-repeat`, signedByMs: Date.now(), repeatableForMs: 1_000 }, bucketsKey: `${prefix}:none`, buckets: [] });
       expect((await repeatable()).claim).toBe('new');
+      const firstUse = Date.now();
       await store.keepAnswer(`${prefix}:seen:kept-repeat`, { status: 503, body: '{}' });
       expect((await repeatable()).claim).toBe('repeat');
-      await sleep(350);
+      await sleep(firstUse + 1_100 - Date.now());
       expect(await repeatable()).toEqual({ claim: 'seen', verdict: null, kept: { status: 503, body: '{}' } });
     });
   });
