@@ -262,8 +262,9 @@ describe('cancel on disconnect across an outage of NATS itself (a NATS server of
 
   beforeAll(async () => {
     nats = await startPrivateNats({ jetstream: true });
-    // 3 s: more than the engine's reconnection (attempts 2 s apart) once NATS is back.
-    om = await startMatching({ NATS_URL: nats.url, HEARTBEAT_TIMEOUT_SECONDS: '3' });
+    // 5 s: more than the engine's reconnection and then the test client's (attempts 2 s apart each) once
+    // NATS is back, with room for a loaded machine (3 s left it about 1 s).
+    om = await startMatching({ NATS_URL: nats.url, HEARTBEAT_TIMEOUT_SECONDS: '5' });
     await om.publishMarket(aMarketSnapshot(CONDITION, [YES, '502']));
     await om.data('matching.admin.deposit.v1', { address: alice.address, amount: '100' });
   });
@@ -280,8 +281,8 @@ describe('cancel on disconnect across an outage of NATS itself (a NATS server of
     expect(id).not.toBe('');
 
     await nats.stop();
-    await sleep(4_500);
-    // Before, the 3 s of silence cancelled the orders though nothing could have reached the engine.
+    await sleep(6_500);
+    // Before, the 5 s of silence cancelled the orders though nothing could have reached the engine.
     expect(om.engine().state.orders.has(order)).toBe(true);
     await nats.start();
     await until(async () => ((await beat(id)).ok ? true : undefined), 10_000);
