@@ -14,6 +14,8 @@ import { AuthResources } from './auth-resources';
  */
 export const MAX_API_KEYS_PER_ADDRESS = 100;
 
+const logger = new Logger('ApiKeysService');
+
 /**
  * API credentials: handed out to an L1-authenticated wallet per (address, nonce), listed and revoked
  * by their L2-authenticated owner, and looked up (through the cache) by the L2 check.
@@ -32,8 +34,8 @@ export class ApiKeysService {
    * chaos probe's outages.
    */
   private readonly databaseDown = new DistinctFailures(
-    (message) => new Logger('ApiKeysService').warn(`api key reads failing, the database is unavailable: ${message}`),
-    (recovery) => new Logger('ApiKeysService').log(recoveryLine('api key reads succeed', recovery)),
+    (message) => logger.warn(`api key reads failing, the database is unavailable: ${message}`),
+    (recovery) => logger.log(recoveryLine('api key reads succeed', recovery)),
   );
 
   constructor(
